@@ -1,0 +1,21 @@
+import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
+import type { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { DiscoveryModule } from './discovery/discovery.module.js';
+import { HealthModule } from './health/health.module.js';
+import { QueueModule } from './queue/queue.module.js';
+import { WorkerModule } from './queue/worker.module.js';
+
+/** The modules a process loads depend on its ROLE: HTTP only, workers only, or both. */
+@Module({})
+export class AppModule {
+  static forRole(config: AppConfig): DynamicModule {
+    const serves = config.role === 'api' || config.role === 'all';
+    const works = config.role === 'worker' || config.role === 'all';
+    const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule, QueueModule];
+    if (serves) imports.push(DiscoveryModule, HealthModule);
+    if (works) imports.push(WorkerModule);
+    return { module: AppModule, imports };
+  }
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { INestApplicationContext } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { AppModule } from './app.module.js';
+import type { AppConfig } from './config/app-config.js';
+import { buildOpenApiDocument } from './discovery/build-openapi-document.js';
+import { OpenApiDocumentStore } from './discovery/openapi-document.store.js';
+import { HttpExceptionFilter, sendError } from './http/http-exception.filter.js';
+import { PinoNestLogger } from './logging/pino-nest-logger.js';
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Creates and initialises the HTTP application (ROLE api or all) without listening. */
+export async function createHttpApp(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    bodyLimit: config.jsonBodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (request: IncomingMessage) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: Boolean(config.publicBaseUrl),
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRole(config), adapter, {
+    logger: new PinoNestLogger(logger),
+    bufferLogs: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.useGlobalFilters(new HttpExceptionFilter());
+  app.enableShutdownHooks();
+  await app.init();
+  // Errors raised before Nest routes a request (body parsing, size limits); unknown routes reach the global filter.
+  fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  app.get(OpenApiDocumentStore).set(buildOpenApiDocument(app, config));
+  return app;
+}
+
+/** Creates the worker-only application context (ROLE worker): no HTTP server. */
+export async function createWorkerContext(config: AppConfig, logger: Logger): Promise<INestApplicationContext> {
+  const context = await NestFactory.createApplicationContext(AppModule.forRole(config), {
+    logger: new PinoNestLogger(logger),
+  });
+  context.enableShutdownHooks();
+  await context.init();
+  return context;
+}

@@ -1,0 +1,69 @@
+import { Controller, Get, Header, Inject, Req } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
+import { renderLandingPage } from './landing-page.js';
+import { renderLlmsTxt } from './llms-txt.js';
+import { OpenApiDocumentStore } from './openapi-document.store.js';
+import { paidResources } from './paid-resources.js';
+import { publicBaseUrl } from './public-base-url.js';
+import { renderWellKnownX402 } from './well-known-x402.js';
+
+const textResponse = (type: string, description: string) =>
+  ApiResponse({ status: 200, description, content: { [type]: { schema: { type: 'string' } } } });
+
+/** Free discovery documents for humans and agents. */
+@ApiTags('discovery')
+@Controller()
+export class DiscoveryController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly openApi: OpenApiDocumentStore,
+  ) {}
+
+  @Get('api/x402/v1')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @ApiOperation({ operationId: 'getLandingPage', summary: 'Landing page: what the service does, the flow, prices, links (free).' })
+  @ApiProduces('text/html')
+  @textResponse('text/html', 'HTML landing page.')
+  landing(): string {
+    return renderLandingPage({ version: this.config.version, resources: paidResources(this.config.prices) });
+  }
+
+  @Get('openapi.json')
+  @ApiOperation({ operationId: 'getOpenApiJson', summary: 'This OpenAPI 3.1 document as JSON (free).' })
+  @ApiResponse({ status: 200, description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } })
+  openApiJson(): object {
+    return this.openApi.json();
+  }
+
+  @Get('openapi.yaml')
+  @Header('Content-Type', 'application/yaml; charset=utf-8')
+  @ApiOperation({ operationId: 'getOpenApiYaml', summary: 'This OpenAPI 3.1 document as YAML (free).' })
+  @ApiProduces('application/yaml')
+  @textResponse('application/yaml', 'OpenAPI 3.1 document.')
+  openApiYaml(): string {
+    return this.openApi.asYaml();
+  }
+
+  @Get('llms.txt')
+  @Header('Content-Type', 'text/plain; charset=utf-8')
+  @ApiOperation({ operationId: 'getLlmsTxt', summary: 'Agent-readable summary of the service (free).' })
+  @ApiProduces('text/plain')
+  @textResponse('text/plain', 'llms.txt')
+  llmsTxt(@Req() request: FastifyRequest): string {
+    return renderLlmsTxt({ baseUrl: publicBaseUrl(this.config, request), resources: paidResources(this.config.prices) });
+  }
+
+  @Get('.well-known/x402.json')
+  @ApiOperation({ operationId: 'getX402Discovery', summary: 'Paid resources with prices, networks, assets and payTo (free).' })
+  @ApiResponse({ status: 200, description: 'x402 discovery document.', content: { 'application/json': { schema: { type: 'object' } } } })
+  wellKnownX402(@Req() request: FastifyRequest): object {
+    return renderWellKnownX402({
+      baseUrl: publicBaseUrl(this.config, request),
+      version: this.config.version,
+      resources: paidResources(this.config.prices),
+    });
+  }
+}

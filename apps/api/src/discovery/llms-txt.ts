@@ -1,0 +1,38 @@
+import type { PaidResource } from './paid-resources.js';
+import { describePrice, X402_PREFIX } from './paid-resources.js';
+
+/** llms.txt: a plain summary an agent can read before calling the API. */
+export function renderLlmsTxt(input: { baseUrl: string; resources: PaidResource[] }): string {
+  const paid = input.resources.map((r) => `- ${r.method} ${input.baseUrl}${r.path} — ${r.description} Price: ${describePrice(r.price)}.`).join('\n');
+  return `# Fileshift
+
+> File-type detection and file conversion. Pay per call with x402 (USDC, scheme "exact"); no account needed.
+> A second API under /api/v1 authenticates with an Api-Key header.
+
+## Paid operations (x402)
+
+${paid}
+
+Call a paid operation without payment to receive HTTP 402 with the challenge (PAYMENT-REQUIRED header, base64,
+and the same facts as JSON in the body: x402Version, accepts). Retry with the signed payment in the
+PAYMENT-SIGNATURE header (the legacy X-PAYMENT header is accepted too).
+
+## Free operations
+
+- GET ${input.baseUrl}${X402_PREFIX}/convert-file/{job_id}/status — job status; job_id is the access key. Poll every retry_after_seconds.
+- DELETE ${input.baseUrl}${X402_PREFIX}/convert-file/{job_id}/delete — remove the job and its files now.
+- GET ${input.baseUrl}${X402_PREFIX}/health — liveness; GET ${input.baseUrl}${X402_PREFIX}/health/ready — readiness.
+
+## Conversion flow
+
+1. POST convert-file (multipart: file, target_format, filename, created_at, size_bytes; optional Idempotency-Key header) → 202 {job_id, status_url, retry_after_seconds}.
+2. GET status_url until status is done or failed.
+3. GET result_url, pay the 402 challenge → {download_url} (valid 1 hour).
+4. GET download_url.
+
+## Documents
+
+- ${input.baseUrl}/openapi.json (OpenAPI 3.1; also /openapi.yaml)
+- ${input.baseUrl}/.well-known/x402.json
+`;
+}

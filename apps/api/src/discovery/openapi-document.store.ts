@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { stringify } from 'yaml';
+
+/** Holds the OpenAPI document built once after the application initialised. */
+@Injectable()
+export class OpenApiDocumentStore {
+  private document?: OpenAPIObject;
+  private yaml?: string;
+
+  set(document: OpenAPIObject): void {
+    this.document = document;
+    this.yaml = stringify(document, { aliasDuplicateObjects: false });
+  }
+
+  json(): OpenAPIObject {
+    if (!this.document) throw new Error('OpenAPI document requested before it was built');
+    return this.document;
+  }
+
+  asYaml(): string {
+    this.json();
+    return this.yaml!;
+  }
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { apiSchema } from '../http/api-schema-registry.js';
+
+export const HealthResponseSchema = apiSchema(
+  'HealthResponse',
+  z.object({
+    status: z.literal('ok'),
+    service: z.string(),
+    version: z.string(),
+  }),
+  'Liveness: the process is up and serving HTTP. Does not touch dependencies.',
+);
+
+export const ReadinessResponseSchema = apiSchema(
+  'ReadinessResponse',
+  z.object({
+    status: z.literal('healthy'),
+    service: z.string(),
+    timestamp: z.number().int().describe('Unix time in seconds when the checks ran.'),
+    checks: z.record(z.string(), z.enum(['up', 'down'])).describe('Each dependency and its state.'),
+  }),
+  'Readiness: every dependency (PostgreSQL, Redis) answered. The second health shape of the spec.',
+);

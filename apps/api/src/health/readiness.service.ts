@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { RedisHealthClient, withTimeout } from './redis-health.client.js';
+
+export type DependencyState = 'up' | 'down';
+const CHECK_TIMEOUT_MS = 1500;
+
+/** Asks each dependency whether it answers, in parallel and bounded in time. */
+@Injectable()
+export class ReadinessService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly redis: RedisHealthClient,
+  ) {}
+
+  async check(): Promise<Record<'database' | 'redis', DependencyState>> {
+    const [database, redis] = await Promise.all([this.databaseUp(), this.redis.ping(CHECK_TIMEOUT_MS)]);
+    return { database: database ? 'up' : 'down', redis: redis ? 'up' : 'down' };
+  }
+
+  private async databaseUp(): Promise<boolean> {
+    try {
+      await withTimeout(this.dataSource.query('SELECT 1'), CHECK_TIMEOUT_MS);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
+import { redisOptionsFromUrl } from '../queue/redis-options.js';
+
+/** A Redis connection used only to answer "is Redis up?" quickly: no offline queue, no waiting. */
+@Injectable()
+export class RedisHealthClient implements OnModuleDestroy {
+  private readonly client: Redis;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.client = new Redis({
+      ...redisOptionsFromUrl(config.redisUrl),
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 1000,
+      retryStrategy: (attempt) => Math.min(attempt * 500, 5000),
+    });
+    this.client.on('error', () => undefined);
+  }
+
+  async ping(timeoutMs: number): Promise<boolean> {
+    try {
+      if (this.client.status === 'wait') await this.client.connect();
+      return (await withTimeout(this.client.ping(), timeoutMs)) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.client.disconnect();
+  }
+}
+
+export function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

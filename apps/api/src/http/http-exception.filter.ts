@@ -1,0 +1,26 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiErrorException } from './api-error.exception.js';
+import { errorBodyFor } from './error-body.js';
+import { toPublicError } from './to-public-error.js';
+
+/** The one place that turns thrown errors into responses, in the shape of the API the path belongs to. */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    sendError(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+  }
+}
+
+export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const error = toPublicError(exception);
+  if (error.status >= 500) {
+    request.log.error({ err: exception }, 'request failed');
+  }
+  if (exception instanceof ApiErrorException) {
+    for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
+  }
+  const path = request.url.split('?')[0] ?? '/';
+  void reply.status(error.status).type('application/json; charset=utf-8').send(errorBodyFor(path, error));
+}

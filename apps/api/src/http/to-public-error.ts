@@ -1,0 +1,69 @@
+import { HttpException } from '@nestjs/common';
+import { ApiErrorCode, ApiErrorException } from './api-error.exception.js';
+import type { PublicError } from './error-body.js';
+
+const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
+  400: ApiErrorCode.BadRequest,
+  401: ApiErrorCode.Unauthorized,
+  404: ApiErrorCode.NotFound,
+  405: ApiErrorCode.MethodNotAllowed,
+  409: ApiErrorCode.Conflict,
+  410: ApiErrorCode.Gone,
+  413: ApiErrorCode.PayloadTooLarge,
+  415: ApiErrorCode.UnsupportedMediaType,
+  422: ApiErrorCode.ValidationError,
+  429: ApiErrorCode.RateLimited,
+  503: ApiErrorCode.DependencyUnavailable,
+};
+
+const MESSAGE_BY_STATUS: Record<number, string> = {
+  400: 'The request is malformed.',
+  404: 'No such resource.',
+  405: 'Method not allowed on this resource.',
+  413: 'The request body is larger than allowed.',
+  415: 'The request media type is not accepted here.',
+  500: 'Internal error. The request id in the x-request-id header identifies it in our logs.',
+};
+
+interface FastifyLikeError {
+  statusCode?: number;
+  code?: string;
+  message?: string;
+}
+
+/**
+ * Maps anything thrown while handling a request to what the client may see.
+ * Only our own exceptions and 4xx framework errors keep their message; everything else becomes
+ * a generic 500 so no internal detail or stack trace leaks.
+ */
+export function toPublicError(error: unknown): PublicError {
+  if (error instanceof ApiErrorException) {
+    return { status: error.getStatus(), code: error.code, message: error.message, details: error.details };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    return { status, code: CODE_BY_STATUS[status] ?? codeForUnknown(status), message: messageOf(error, status) };
+  }
+  const fastifyError = error as FastifyLikeError;
+  const status = fastifyError?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const message = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+      ? 'The request body is not valid JSON.'
+      : (MESSAGE_BY_STATUS[status] ?? 'The request was refused.');
+    return { status, code: CODE_BY_STATUS[status] ?? codeForUnknown(status), message };
+  }
+  return { status: 500, code: ApiErrorCode.InternalError, message: MESSAGE_BY_STATUS[500] };
+}
+
+function codeForUnknown(status: number): ApiErrorCode {
+  return status >= 500 ? ApiErrorCode.InternalError : ApiErrorCode.BadRequest;
+}
+
+function messageOf(error: HttpException, status: number): string {
+  if (status >= 500) return MESSAGE_BY_STATUS[500];
+  const response = error.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (typeof message === 'string' && !message.startsWith('Cannot ')) return message;
+  return MESSAGE_BY_STATUS[status] ?? 'The request was refused.';
+}

@@ -1,0 +1,2 @@
+export { createHttpApp, createWorkerContext } from './bootstrap.js';
+export { loadConfig, type AppConfig } from './config/app-config.js';

@@ -1,0 +1,49 @@
+import 'reflect-metadata';
+import { loadConfig } from './config/app-config.js';
+import { createHttpApp, createWorkerContext } from './bootstrap.js';
+import { databaseDescription } from './database/data-source-options.js';
+import { createLogger } from './logging/create-logger.js';
+import { checkRedisReachable } from './queue/check-redis.js';
+import { serviceVersion } from './version.js';
+
+const REDIS_CHECK_TIMEOUT_MS = 5000;
+
+async function main(): Promise<void> {
+  const loaded = loadConfig(process.env, serviceVersion());
+  if (!loaded.ok) {
+    process.stderr.write(`fileshift: invalid configuration:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    process.exit(78);
+  }
+  const config = loaded.config;
+  const redisProblem = await checkRedisReachable(config.redisUrl, REDIS_CHECK_TIMEOUT_MS);
+  if (redisProblem) {
+    process.stderr.write(`fileshift: ${redisProblem}\n`);
+    process.exit(69);
+  }
+  const logger = createLogger(config);
+  logger.info({ database: databaseDescription(config), role: config.role }, 'starting');
+
+  const forceExit = (signal: string) => {
+    logger.info({ signal }, 'shutting down: no new requests; finishing in-flight requests and jobs');
+    setTimeout(() => {
+      logger.error('graceful shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+  };
+  process.once('SIGTERM', () => forceExit('SIGTERM'));
+  process.once('SIGINT', () => forceExit('SIGINT'));
+
+  if (config.role === 'worker') {
+    await createWorkerContext(config, logger);
+    logger.info('worker started');
+  } else {
+    const app = await createHttpApp(config, logger);
+    await app.listen({ port: config.port, host: config.host });
+    logger.info(`listening on http://${config.host}:${config.port}/api/x402/v1/`);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`fileshift: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

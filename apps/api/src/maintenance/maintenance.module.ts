@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { QueueModule } from '../queue/queue.module.js';
+import { MaintenanceScheduleService } from './maintenance-schedule.service.js';
+import { PurgeExpiredJob } from './purge-expired.job.js';
+
+/** Retention: the purge job's handler and its schedule (worker role). */
+@Module({
+  imports: [QueueModule],
+  providers: [PurgeExpiredJob, MaintenanceScheduleService],
+})
+export class MaintenanceModule {}
