@@ -35,7 +35,6 @@ export async function createHttpApp(config: AppConfig, logger: Logger): Promise<
     reply.header('x-request-id', request.id);
   });
   app.useGlobalFilters(new HttpExceptionFilter());
-  app.enableShutdownHooks();
   await app.init();
   // Errors raised before Nest routes a request (body parsing, size limits); unknown routes reach the global filter.
   fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply));
@@ -48,7 +47,6 @@ export async function createWorkerContext(config: AppConfig, logger: Logger): Pr
   const context = await NestFactory.createApplicationContext(AppModule.forRole(config), {
     logger: new PinoNestLogger(logger),
   });
-  context.enableShutdownHooks();
   await context.init();
   return context;
 }

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
 import { loadConfig } from './config/app-config.js';
 import { createHttpApp, createWorkerContext } from './bootstrap.js';
 import { databaseDescription } from './database/data-source-options.js';
@@ -23,24 +24,29 @@ async function main(): Promise<void> {
   const logger = createLogger(config);
   logger.info({ database: databaseDescription(config), role: config.role }, 'starting');
 
-  const forceExit = (signal: string) => {
+  let app: INestApplicationContext;
+  if (config.role === 'worker') {
+    app = await createWorkerContext(config, logger);
+    logger.info('worker started');
+  } else {
+    const http = await createHttpApp(config, logger);
+    await http.listen({ port: config.port, host: config.host });
+    logger.info(`listening on http://${config.host}:${config.port}/api/x402/v1/`);
+    app = http;
+  }
+
+  const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down: no new requests; finishing in-flight requests and jobs');
     setTimeout(() => {
       logger.error('graceful shutdown timed out; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
+    await app.close();
+    logger.info('stopped');
+    process.exit(0);
   };
-  process.once('SIGTERM', () => forceExit('SIGTERM'));
-  process.once('SIGINT', () => forceExit('SIGINT'));
-
-  if (config.role === 'worker') {
-    await createWorkerContext(config, logger);
-    logger.info('worker started');
-  } else {
-    const app = await createHttpApp(config, logger);
-    await app.listen({ port: config.port, host: config.host });
-    logger.info(`listening on http://${config.host}:${config.port}/api/x402/v1/`);
-  }
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((error: unknown) => {

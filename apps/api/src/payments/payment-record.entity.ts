@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 export type PaymentRecordStatus = 'verified' | 'settled' | 'failed';
 
@@ -8,6 +8,7 @@ export type PaymentRecordStatus = 'verified' | 'settled' | 'failed';
  */
 @Entity({ name: 'payment_records' })
 @Index('uq_payment_records_network_nonce', ['network', 'nonce'], { unique: true })
+@Check('ck_payment_records_status', `"status" IN ('verified', 'settled', 'failed')`)
 export class PaymentRecord {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -15,7 +16,7 @@ export class PaymentRecord {
   @Column({ type: 'text' })
   endpoint!: string;
 
-  @Index()
+  @Index('ix_payment_records_job_id')
   @Column({ name: 'job_id', type: 'text', nullable: true })
   jobId!: string | null;
 

@@ -16,12 +16,13 @@ export class CreatePaymentRecords1763800000000 implements MigrationInterface {
         "asset" text NOT NULL,
         "pay_to" text NOT NULL,
         "nonce" text NOT NULL,
-        "status" text NOT NULL CHECK ("status" IN ('verified', 'settled', 'failed')),
+        "status" text NOT NULL,
         "tx_hash" text,
         "failure_reason" text,
         "created_at" timestamptz NOT NULL DEFAULT now(),
         "settled_at" timestamptz,
-        CONSTRAINT "pk_payment_records" PRIMARY KEY ("id")
+        CONSTRAINT "pk_payment_records" PRIMARY KEY ("id"),
+        CONSTRAINT "ck_payment_records_status" CHECK ("status" IN ('verified', 'settled', 'failed'))
       )`);
     await queryRunner.query(
       `CREATE UNIQUE INDEX "uq_payment_records_network_nonce" ON "payment_records" ("network", "nonce")`,

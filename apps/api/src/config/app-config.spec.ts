@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './app-config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const result = loadConfig({}, '1.2.3');
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config).toMatchObject({
+      role: 'all',
+      host: '127.0.0.1',
+      port: 3000,
+      redisUrl: 'redis://127.0.0.1:6379',
+      databaseUrl: undefined,
+      dataDir: '.data',
+      queuePrefix: 'fileshift',
+      prices: { detectAtomic: 2000, jobAtomic: 2000, resultStandardAtomic: 20000, resultLargeAtomic: 40000 },
+      version: '1.2.3',
+    });
+  });
+
+  it('treats empty variables as unset and strips a trailing slash of PUBLIC_BASE_URL', () => {
+    const result = loadConfig({ DATABASE_URL: '', PUBLIC_BASE_URL: 'https://files.example/' }, 'v');
+    expect(result.ok && result.config.databaseUrl).toBeUndefined();
+    expect(result.ok && result.config.publicBaseUrl).toBe('https://files.example');
+  });
+
+  it('names every wrong variable with what it got', () => {
+    const result = loadConfig({ PORT: '99999', ROLE: 'both', DATABASE_URL: 'mysql://x', QUEUE_PREFIX: 'a b' }, 'v');
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toHaveLength(4);
+    expect(result.problems.find((p) => p.startsWith('PORT:'))).toContain('"99999"');
+    expect(result.problems.find((p) => p.startsWith('ROLE:'))).toContain('"both"');
+    expect(result.problems.find((p) => p.startsWith('DATABASE_URL:'))).toContain('postgres://');
+    expect(result.problems.some((p) => p.startsWith('QUEUE_PREFIX:'))).toBe(true);
+  });
+});

@@ -1,0 +1,36 @@
+import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { describe, expect, it } from 'vitest';
+import { ApiErrorException } from './api-error.exception.js';
+import { errorBodyFor } from './error-body.js';
+import { toPublicError } from './to-public-error.js';
+
+describe('toPublicError', () => {
+  it('keeps our own errors as they are', () => {
+    const error = new ApiErrorException(409, 'result_not_ready', 'Still processing.', { job_id: 'job_x' });
+    expect(toPublicError(error)).toEqual({ status: 409, code: 'result_not_ready', message: 'Still processing.', details: { job_id: 'job_x' } });
+  });
+
+  it('hides the message of anything unexpected behind a generic 500', () => {
+    const error = toPublicError(new Error('connect ECONNREFUSED 10.0.0.3:5432 password=hunter2'));
+    expect(error.status).toBe(500);
+    expect(error.code).toBe('internal_error');
+    expect(error.message).not.toContain('ECONNREFUSED');
+  });
+
+  it('maps framework errors to codes', () => {
+    expect(toPublicError(new NotFoundException('Cannot GET /x'))).toMatchObject({ status: 404, code: 'not_found', message: 'No such resource.' });
+    expect(toPublicError(new BadRequestException('bad'))).toMatchObject({ status: 400, code: 'bad_request' });
+    expect(toPublicError({ statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY', message: "Unexpected token } in JSON at position 9" }))
+      .toMatchObject({ status: 400, code: 'bad_request', message: 'The request body is not valid JSON.' });
+    expect(toPublicError({ statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' })).toMatchObject({ status: 413, code: 'payload_too_large' });
+  });
+});
+
+describe('errorBodyFor', () => {
+  const error = { status: 404, code: 'not_found', message: 'No such job.' };
+  it('uses the key API shape under /api/v1 and /tmp, the ErrorResponse shape elsewhere', () => {
+    expect(errorBodyFor('/api/v1/convert', error)).toEqual({ Status: 'Error', Message: 'No such job.' });
+    expect(errorBodyFor('/tmp/abc.png', error)).toEqual({ Status: 'Error', Message: 'No such job.' });
+    expect(errorBodyFor('/api/x402/v1/convert-file/job_x/status', error)).toEqual({ error: { code: 'not_found', message: 'No such job.' } });
+  });
+});

@@ -1,0 +1,97 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+describe('free endpoints (real PostgreSQL and Redis)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('serves the HTML landing page with the flow, prices and links, with or without trailing slash', async () => {
+    for (const path of ['/api/x402/v1/', '/api/x402/v1']) {
+      const response = await fetch(`${t.baseUrl}${path}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      const html = await response.text();
+      for (const link of ['/openapi.json', '/openapi.yaml', '/llms.txt', '/.well-known/x402.json']) {
+        expect(html).toContain(`href="${link}"`);
+      }
+      expect(html).toContain('0.002000 USDC');
+      expect(html).toContain('0.020000–0.040000 USDC');
+    }
+  });
+
+  it('serves an OpenAPI 3.1 document that a real validator accepts', async () => {
+    const response = await fetch(`${t.baseUrl}/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as Record<string, any>;
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toBe('1.0.0');
+    const validator = new Validator();
+    const result = await validator.validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(document.paths['/api/x402/v1/health'].get.responses['200']).toBeDefined();
+    expect(document.components.schemas.ErrorResponse).toBeDefined();
+  });
+
+  it('serves the same document as YAML', async () => {
+    const [json, yaml] = await Promise.all([
+      fetch(`${t.baseUrl}/openapi.json`).then((r) => r.json()),
+      fetch(`${t.baseUrl}/openapi.yaml`),
+    ]);
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get('content-type')).toMatch(/^application\/yaml/);
+    expect(parse(await yaml.text())).toEqual(json);
+  });
+
+  it('serves llms.txt and /.well-known/x402.json with the paid resources and prices', async () => {
+    const llms = await fetch(`${t.baseUrl}/llms.txt`);
+    expect(llms.status).toBe(200);
+    expect(llms.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await llms.text();
+    expect(text).toContain(`POST ${t.baseUrl}/api/x402/v1/detect-file-type`);
+    expect(text).toContain('PAYMENT-SIGNATURE');
+
+    const wellKnown = await fetch(`${t.baseUrl}/.well-known/x402.json`);
+    expect(wellKnown.status).toBe(200);
+    const body = (await wellKnown.json()) as { resources: Array<{ resource: string; price: Record<string, string> }> };
+    const detect = body.resources.find((r) => r.resource.endsWith('/detect-file-type'));
+    expect(detect?.price).toMatchObject({ mode: 'fixed', amount: '0.002000', atomic_units: '2000' });
+    const result = body.resources.find((r) => r.resource.endsWith('/result'));
+    expect(result?.price).toMatchObject({ mode: 'dynamic', min: '0.020000', max: '0.040000' });
+  });
+
+  it('answers health (liveness) and readiness with their documented shapes', async () => {
+    const health = await fetch(`${t.baseUrl}/api/x402/v1/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok', service: 'fileshift', version: '0.0.0-test' });
+
+    const ready = await fetch(`${t.baseUrl}/api/x402/v1/health/ready`);
+    expect(ready.status).toBe(200);
+    const body = (await ready.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 'healthy', service: 'fileshift', checks: { database: 'up', redis: 'up' } });
+    expect(Math.abs((body.timestamp as number) - Date.now() / 1000)).toBeLessThan(60);
+  });
+
+  it('gives every response a request id, echoing a well-formed incoming one', async () => {
+    const own = await fetch(`${t.baseUrl}/api/x402/v1/health`, { headers: { 'x-request-id': 'trace-abc_123' } });
+    expect(own.headers.get('x-request-id')).toBe('trace-abc_123');
+    const generated = await fetch(`${t.baseUrl}/api/x402/v1/health`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers unknown routes 404 in the shape of the API they fall under', async () => {
+    const x402 = await fetch(`${t.baseUrl}/api/x402/v1/no-such-thing`);
+    expect(x402.status).toBe(404);
+    expect(await x402.json()).toEqual({ error: { code: 'not_found', message: 'No such resource.' } });
+
+    const key = await fetch(`${t.baseUrl}/api/v1/no-such-thing`, { method: 'POST' });
+    expect(key.status).toBe(404);
+    expect(await key.json()).toEqual({ Status: 'Error', Message: 'No such resource.' });
+  });
+});

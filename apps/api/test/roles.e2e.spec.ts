@@ -1,0 +1,50 @@
+import { Queue, QueueEvents } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobName, QueueName } from '../src/queue/job-contract.js';
+import { freePort, type ServiceProcess, spawnService, waitFor } from './support/service-process.js';
+import { createTestEnvironment } from './support/test-app.js';
+
+describe('ROLE=api and ROLE=worker as two processes sharing the queue', () => {
+  let environment: Awaited<ReturnType<typeof createTestEnvironment>>;
+  let api: ServiceProcess;
+  let worker: ServiceProcess;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    environment = await createTestEnvironment({ LOG_LEVEL: 'info' });
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    worker = spawnService({ ...environment.variables, ROLE: 'worker' });
+    api = spawnService({ ...environment.variables, ROLE: 'api', PORT: String(port) });
+    await waitFor(async () => (await fetch(`${baseUrl}/api/x402/v1/health/ready`)).status === 200, 30_000, 'the api process');
+    await waitFor(async () => worker.output().includes('worker started'), 30_000, 'the worker process');
+  });
+
+  afterAll(async () => {
+    await Promise.all([api?.stop(), worker?.stop()]);
+    await environment?.drop();
+  });
+
+  it('the worker process consumes what is queued on the shared prefix; the api process runs no worker', async () => {
+    const connection = { url: environment.variables.REDIS_URL };
+    const queue = new Queue(QueueName.Maintenance, { connection, prefix: environment.variables.QUEUE_PREFIX });
+    const events = new QueueEvents(QueueName.Maintenance, { connection, prefix: environment.variables.QUEUE_PREFIX });
+    try {
+      await events.waitUntilReady();
+      const job = await queue.add(JobName.PurgeExpired, { reason: 'manual' });
+      const result = await job.waitUntilFinished(events, 20_000);
+      expect(result).toEqual({ purged: 0 });
+      expect(await queue.getWorkers()).toHaveLength(1);
+      expect(api.output()).not.toContain('worker started');
+    } finally {
+      await events.close();
+      await queue.close();
+    }
+  });
+
+  it('both processes shut down cleanly on SIGTERM', async () => {
+    const [apiCode, workerCode] = await Promise.all([api.stop('SIGTERM'), worker.stop('SIGTERM')]);
+    expect(apiCode).toBe(0);
+    expect(workerCode).toBe(0);
+  });
+});

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { pino } from 'pino';
+import { createHttpApp } from '../../src/bootstrap.js';
+import { type AppConfig, loadConfig } from '../../src/config/app-config.js';
+import { createTestDatabase } from './test-database.js';
+import { createTestQueuePrefix, TEST_REDIS_URL } from './test-queue.js';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Environment of one test run: its own database, BullMQ prefix and data directory. */
+export async function createTestEnvironment(env: Record<string, string> = {}) {
+  const database = await createTestDatabase();
+  const queue = createTestQueuePrefix();
+  const dataDir = mkdtempSync(join(tmpdir(), 'fileshift-test-'));
+  const variables: Record<string, string> = {
+    DATABASE_URL: database.url,
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: queue.prefix,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    ...env,
+  };
+  return {
+    variables,
+    config(): AppConfig {
+      const loaded = loadConfig(variables, '0.0.0-test');
+      if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+      return loaded.config;
+    },
+    async drop(): Promise<void> {
+      await queue.drop();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Boots the real HTTP application on a random port against real PostgreSQL and Redis. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const environment = await createTestEnvironment(env);
+  const config = environment.config();
+  const app = await createHttpApp(config, pino({ level: 'silent' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address() as { port: number };
+  return {
+    app,
+    config,
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    async close() {
+      await app.close();
+      await environment.drop();
+    },
+  };
+}

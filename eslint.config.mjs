@@ -1,0 +1,46 @@
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', '**/generated/**', '**/test/corpus/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          allow: [],
+          enforceBuildableLibDependency: false,
+          depConstraints: [
+            // Pure libraries: no Nest, no database, no network, and no server code.
+            { sourceTag: 'scope:pure', onlyDependOnLibsWithTags: ['scope:pure'] },
+            // The SDK, the agent wallet and the MCP app never import server code.
+            { sourceTag: 'scope:client', onlyDependOnLibsWithTags: ['scope:client', 'scope:pure'] },
+            { sourceTag: 'scope:server', onlyDependOnLibsWithTags: ['scope:server', 'scope:pure'] },
+          ],
+          banTransitiveDependencies: false,
+        },
+      ],
+    },
+  },
+  {
+    // Tool configuration files may reach the shared workspace configuration by path.
+    files: ['**/vitest.config.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+  {
+    files: ['libs/formats/src/**/*.ts', 'libs/detection/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@nestjs/*', 'typeorm', 'pg', 'bullmq', 'ioredis', 'node:fs', 'node:net', 'node:http', 'fs', 'net', 'http'], message: 'Pure libraries do no I/O and know nothing of Nest.' }] },
+      ],
+    },
+  },
+);
