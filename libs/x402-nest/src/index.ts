@@ -1,1 +1,12 @@
-export {};
+export type { AcceptedPayment } from './accepted-payment.js';
+export { FastifyHttpAdapter } from './fastify-http.adapter.js';
+export { Paid, PAID_ROUTE_METADATA, type PaidOptions } from './paid.decorator.js';
+export { chargeFor, PaidWork, type PaidWorkOptions, type PaymentReceipt } from './paid-work.js';
+export { type PaymentLedger, PaymentReplayError, type SettledPayment, type VerifiedPaymentRecord } from './payment-ledger.js';
+export { encodeHeader, readPaymentHeader, type ReadPayment, upgradeV1Payment } from './payment-header.js';
+export { payerOf, paymentNonce } from './payment-nonce.js';
+export { toCaip2Network, V1_NETWORK_TO_CAIP2 } from './v1-networks.js';
+export { X402PaymentGate, type PaidRoute, type X402GateOptions } from './x402-payment.gate.js';
+export { X402Interceptor } from './x402.interceptor.js';
+export { X402Module, type X402ModuleAsyncOptions } from './x402.module.js';
+export { X402PaymentRequiredException, X402UnavailableException } from './x402.exceptions.js';

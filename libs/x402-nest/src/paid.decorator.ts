@@ -1,0 +1,19 @@
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import type { PaidRoute } from './x402-payment.gate.js';
+import { PAID_ROUTE_METADATA } from './paid-route.metadata.js';
+import { X402Interceptor } from './x402.interceptor.js';
+
+export { PAID_ROUTE_METADATA };
+
+export interface PaidOptions extends PaidRoute {
+  /** Injection token of the gate to use when an application has several (default: X402PaymentGate). */
+  gate?: string | symbol;
+}
+
+/**
+ * Marks a route as paid with x402. Its handler validates the request as usual and returns
+ * `chargeFor(price, work)`; the payment is asked for, verified and settled around that work.
+ */
+export function Paid(options: PaidOptions): MethodDecorator {
+  return applyDecorators(SetMetadata(PAID_ROUTE_METADATA, options), UseInterceptors(X402Interceptor));
+}

@@ -1,0 +1,35 @@
+/** What the gate records about a payment; the application stores it (e.g. in PostgreSQL). */
+export interface VerifiedPaymentRecord {
+  endpoint: string;
+  scheme: string;
+  network: string;
+  payer: string | null;
+  amountAtomic: string;
+  asset: string;
+  payTo: string;
+  nonce: string;
+  reference: string | null;
+}
+
+export interface SettledPayment {
+  txHash: string;
+  payer: string | null;
+  settledAt: Date;
+}
+
+/**
+ * Persistence boundary of the payment gate. `recordVerified` must refuse a nonce it has seen on
+ * the same network by throwing {@link PaymentReplayError}: that is what stops a replayed payload.
+ */
+export interface PaymentLedger {
+  recordVerified(record: VerifiedPaymentRecord): Promise<string>;
+  recordSettled(id: string, settlement: SettledPayment): Promise<void>;
+  recordFailed(id: string, reason: string): Promise<void>;
+}
+
+export class PaymentReplayError extends Error {
+  constructor(readonly nonce: string) {
+    super(`payment nonce ${nonce} was already used`);
+    this.name = 'PaymentReplayError';
+  }
+}

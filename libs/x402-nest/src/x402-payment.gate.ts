@@ -1,0 +1,222 @@
+import {
+  decodePaymentRequiredHeader,
+  encodePaymentRequiredHeader,
+} from '@x402/core/http';
+import {
+  type HTTPRequestContext,
+  type HTTPResponseInstructions,
+  type RouteConfig,
+  x402HTTPResourceServer,
+  type x402ResourceServer,
+} from '@x402/core/server';
+import type { PaymentPayload } from '@x402/core/types';
+import { HttpException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AcceptedPayment } from './accepted-payment.js';
+import { FastifyHttpAdapter } from './fastify-http.adapter.js';
+import type { PaidWork, PaymentReceipt } from './paid-work.js';
+import { type PaymentLedger, PaymentReplayError } from './payment-ledger.js';
+import { encodeHeader, readPaymentHeader, upgradeV1Payment } from './payment-header.js';
+import { payerOf, paymentNonce } from './payment-nonce.js';
+import { X402PaymentRequiredException, X402UnavailableException } from './x402.exceptions.js';
+
+export interface PaidRoute {
+  /** Stable name of the paid operation, recorded with each payment. */
+  name: string;
+  description: string;
+  mimeType?: string;
+}
+
+export interface X402GateOptions {
+  /** A resource server with its facilitator clients and the scheme of every accepted network registered. */
+  resourceServer: x402ResourceServer;
+  accepts: AcceptedPayment[];
+  ledger: PaymentLedger;
+  /** Absolute base URL of the service behind a proxy; used for the challenge's resource URL. */
+  publicBaseUrl?: string;
+  onError?: (message: string, error: unknown) => void;
+}
+
+/**
+ * Drives `@x402/core`'s HTTP resource server for Fastify requests: challenge, verify, record,
+ * run the route's work, settle, and answer — in that order, so a request that fails validation
+ * is never challenged and a payment that does not settle leaves nothing behind.
+ */
+export class X402PaymentGate {
+  private readonly routeServers = new Map<string, Promise<x402HTTPResourceServer>>();
+
+  constructor(private readonly options: X402GateOptions) {
+    if (options.accepts.length === 0) throw new Error('X402PaymentGate needs at least one accepted payment');
+  }
+
+  get accepts(): readonly AcceptedPayment[] {
+    return this.options.accepts;
+  }
+
+  async charge<T, R>(request: FastifyRequest, reply: FastifyReply, route: PaidRoute, work: PaidWork<T, R>): Promise<R> {
+    const server = await this.routeServer(route);
+    const context = (paymentHeader?: string): HTTPRequestContext => ({
+      adapter: new FastifyHttpAdapter(request, work.priceAtomic, paymentHeader, this.options.publicBaseUrl),
+      path: request.url.split('?')[0] ?? '/',
+      method: request.method,
+      paymentHeader,
+    });
+
+    const presented = readPaymentHeader(request.headers);
+    let paymentHeader: string;
+    switch (presented.kind) {
+      case 'none':
+        throw await this.challenge(server, context());
+      case 'malformed':
+        throw await this.challenge(server, context(), presented.reason);
+      case 'v1': {
+        const offered = await this.challenge(server, context());
+        const upgraded = upgradeV1Payment(presented, offered.challenge.accepts);
+        if (!upgraded) {
+          throw await this.challenge(server, context(), `unsupported_network: no "${presented.scheme}" payment accepted on ${presented.network}`);
+        }
+        paymentHeader = encodeHeader(upgraded);
+        break;
+      }
+      case 'v2':
+        paymentHeader = encodeHeader(presented.payload);
+    }
+
+    const verified = await this.unlessUnavailable(() => server.processHTTPRequest(context(paymentHeader)), 'verify');
+    if (verified.type === 'payment-error') throw this.refusal(verified.response);
+    if (verified.type !== 'payment-verified') throw new Error(`route ${route.name} is not protected`);
+    const { paymentPayload, paymentRequirements, declaredExtensions } = verified;
+
+    const recordId = await this.recordVerified(server, context(), route, paymentPayload, work.options.reference);
+    let result: T;
+    try {
+      result = await work.run();
+    } catch (error) {
+      await this.options.ledger.recordFailed(recordId, 'request_failed');
+      throw error;
+    }
+
+    let settlement;
+    try {
+      settlement = await server.processSettlement(paymentPayload, paymentRequirements, declaredExtensions, {
+        request: context(paymentHeader),
+      });
+    } catch (error) {
+      this.options.onError?.('settlement failed to run', error);
+      await this.options.ledger.recordFailed(recordId, 'settlement_unavailable');
+      await work.options.abandon?.(result);
+      throw new X402UnavailableException('The payment facilitator is unavailable; nothing was charged. Retry later.');
+    }
+    if (!settlement.success) {
+      await this.options.ledger.recordFailed(recordId, settlement.errorReason);
+      await work.options.abandon?.(result);
+      throw await this.challenge(server, context(), `settlement_failed: ${settlement.errorReason}${settlement.errorMessage ? ` (${settlement.errorMessage})` : ''}`);
+    }
+
+    const receipt: PaymentReceipt = {
+      scheme: paymentRequirements.scheme,
+      network: paymentRequirements.network,
+      amountAtomic: paymentRequirements.amount,
+      asset: paymentRequirements.asset,
+      payTo: paymentRequirements.payTo,
+      payer: settlement.payer ?? payerOf(paymentPayload) ?? null,
+      txHash: settlement.transaction,
+      settledAt: new Date(),
+    };
+    await this.options.ledger.recordSettled(recordId, { txHash: receipt.txHash, payer: receipt.payer, settledAt: receipt.settledAt });
+    for (const [name, value] of Object.entries(settlement.headers)) reply.header(name, value);
+    return work.options.present ? work.options.present(result, receipt) : (result as unknown as R);
+  }
+
+  private async recordVerified(
+    server: x402HTTPResourceServer,
+    context: HTTPRequestContext,
+    route: PaidRoute,
+    payload: PaymentPayload,
+    reference: string | undefined,
+  ): Promise<string> {
+    const requirements = payload.accepted;
+    try {
+      return await this.options.ledger.recordVerified({
+        endpoint: route.name,
+        scheme: requirements.scheme,
+        network: requirements.network,
+        payer: payerOf(payload) ?? null,
+        amountAtomic: requirements.amount,
+        asset: requirements.asset,
+        payTo: requirements.payTo,
+        nonce: paymentNonce(payload),
+        reference: reference ?? null,
+      });
+    } catch (error) {
+      if (error instanceof PaymentReplayError) {
+        throw await this.challenge(server, context, 'payment_already_used: this signed payment was presented before');
+      }
+      throw error;
+    }
+  }
+
+  /** The 402 challenge of this route and request, with an optional reason for refusing the last attempt. */
+  private async challenge(server: x402HTTPResourceServer, context: HTTPRequestContext, error?: string): Promise<X402PaymentRequiredException> {
+    const unpaid = await this.unlessUnavailable(() => server.processHTTPRequest(context), 'challenge');
+    if (unpaid.type !== 'payment-error') throw new Error('expected a payment challenge');
+    const refusal = this.refusal(unpaid.response);
+    if (!(refusal instanceof X402PaymentRequiredException) || error === undefined) return refusal as X402PaymentRequiredException;
+    const challenge = { ...refusal.challenge, error };
+    return new X402PaymentRequiredException(challenge, { ...refusal.headers, 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(challenge) });
+  }
+
+  private refusal(response: HTTPResponseInstructions): HttpException {
+    const encoded = response.headers['PAYMENT-REQUIRED'];
+    if (response.status !== 402 || !encoded) return new HttpException(response.body ?? 'Payment refused', response.status);
+    const headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => name.toLowerCase() !== 'content-type'));
+    return new X402PaymentRequiredException(decodePaymentRequiredHeader(encoded), headers);
+  }
+
+  private routeServer(route: PaidRoute): Promise<x402HTTPResourceServer> {
+    let server = this.routeServers.get(route.name);
+    if (!server) {
+      server = this.createRouteServer(route);
+      this.routeServers.set(route.name, server);
+      // A facilitator that was down at the first request must not stay cached as a failure.
+      server.catch(() => this.routeServers.delete(route.name));
+    }
+    return server;
+  }
+
+  private async createRouteServer(route: PaidRoute): Promise<x402HTTPResourceServer> {
+    const config: RouteConfig = {
+      description: route.description,
+      mimeType: route.mimeType ?? 'application/json',
+      accepts: this.options.accepts.map((accepted) => ({
+        scheme: accepted.scheme,
+        network: accepted.network as `${string}:${string}`,
+        payTo: accepted.payTo,
+        maxTimeoutSeconds: accepted.maxTimeoutSeconds ?? 300,
+        price: (context: HTTPRequestContext) => ({
+          asset: accepted.asset,
+          amount: (context.adapter as FastifyHttpAdapter).priceAtomic,
+          ...(accepted.extra ? { extra: accepted.extra } : {}),
+        }),
+        ...(accepted.extra ? { extra: accepted.extra } : {}),
+      })),
+    };
+    const server = new x402HTTPResourceServer(this.options.resourceServer, config);
+    try {
+      await server.initialize();
+    } catch (error) {
+      this.options.onError?.('x402 resource server failed to initialise', error);
+      throw new X402UnavailableException('The payment facilitator is unavailable; nothing was charged. Retry later.');
+    }
+    return server;
+  }
+
+  private async unlessUnavailable<T>(run: () => Promise<T>, what: string): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      this.options.onError?.(`x402 ${what} failed`, error);
+      throw new X402UnavailableException('The payment facilitator is unavailable; nothing was charged. Retry later.');
+    }
+  }
+}
