@@ -1,0 +1,116 @@
+import { type Chain, createPublicClient, createWalletClient, defineChain, type Hex, http, type PublicClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import {
+  ANVIL_TEST_KEYS,
+  DEPLOYER_INDEX,
+  DEV_CHAIN_ID,
+  DEV_NETWORK,
+  FACILITATOR_INDEX,
+  FIRST_PAYER_INDEX,
+  INITIAL_USDC_PER_ACCOUNT,
+  PAY_TO_INDEX,
+} from './anvil-accounts.js';
+import { AnvilProcess } from './anvil-process.js';
+import artifact from './test-usdc.artifact.json' with { type: 'json' };
+
+export const TEST_USDC_ABI = artifact.abi as readonly unknown[];
+
+export const devChainDefinition = (rpcUrl: string): Chain =>
+  defineChain({
+    id: DEV_CHAIN_ID,
+    name: 'Fileshift dev chain (anvil)',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+
+export interface DevChainOptions {
+  /** Attach to a running anvil (chain id 31337, standard test mnemonic) instead of starting one. */
+  rpcUrl?: string;
+}
+
+/**
+ * A local EVM chain with real settlement: anvil, our EIP-3009 test USDC deployed, and every default
+ * account funded. Account roles: 0 deploys, 1 pays gas as the facilitator, 2 receives (payTo),
+ * 3..9 are payers.
+ */
+export class DevChain {
+  readonly chainId = DEV_CHAIN_ID;
+  readonly network: `${string}:${string}` = DEV_NETWORK;
+
+  private constructor(
+    readonly rpcUrl: string,
+    readonly usdcAddress: `0x${string}`,
+    readonly publicClient: PublicClient,
+    private readonly anvil: AnvilProcess | undefined,
+  ) {}
+
+  static async start(options: DevChainOptions = {}): Promise<DevChain> {
+    const anvil = options.rpcUrl ? undefined : await AnvilProcess.start();
+    const rpcUrl = options.rpcUrl ?? anvil!.rpcUrl;
+    try {
+      const chain = devChainDefinition(rpcUrl);
+      const publicClient = createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient;
+      const actualChainId = await publicClient.getChainId();
+      if (actualChainId !== DEV_CHAIN_ID) throw new Error(`the dev chain at ${rpcUrl} has chain id ${actualChainId}, expected ${DEV_CHAIN_ID}`);
+      const deployer = createWalletClient({ chain, transport: http(rpcUrl), account: privateKeyToAccount(ANVIL_TEST_KEYS[DEPLOYER_INDEX]) });
+      const deployHash = await deployer.deployContract({ abi: TEST_USDC_ABI, bytecode: artifact.bytecode as Hex });
+      const receipt = await publicClient.waitForTransactionReceipt({ hash: deployHash, pollingInterval: 50 });
+      const usdcAddress = receipt.contractAddress as `0x${string}`;
+      const mints: Hex[] = [];
+      for (const key of ANVIL_TEST_KEYS) {
+        mints.push(
+          await deployer.writeContract({
+            address: usdcAddress,
+            abi: TEST_USDC_ABI,
+            functionName: 'mint',
+            args: [privateKeyToAccount(key).address, INITIAL_USDC_PER_ACCOUNT],
+          }),
+        );
+      }
+      await Promise.all(mints.map((hash) => publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })));
+      return new DevChain(rpcUrl, usdcAddress, publicClient, anvil);
+    } catch (error) {
+      await anvil?.stop();
+      throw error;
+    }
+  }
+
+  get facilitatorPrivateKey(): Hex {
+    return ANVIL_TEST_KEYS[FACILITATOR_INDEX];
+  }
+
+  get payTo(): `0x${string}` {
+    return privateKeyToAccount(ANVIL_TEST_KEYS[PAY_TO_INDEX]).address;
+  }
+
+  /** Funded payer keys (public anvil test keys), for clients in dev mode and tests. */
+  get payerPrivateKeys(): readonly Hex[] {
+    return ANVIL_TEST_KEYS.slice(FIRST_PAYER_INDEX);
+  }
+
+  async usdcBalanceOf(address: `0x${string}`): Promise<bigint> {
+    return (await this.publicClient.readContract({
+      address: this.usdcAddress,
+      abi: TEST_USDC_ABI,
+      functionName: 'balanceOf',
+      args: [address],
+    })) as bigint;
+  }
+
+  /** Throws when the chain does not answer; cheap enough to run before each payment operation. */
+  async assertReachable(timeoutMs = 2000): Promise<void> {
+    const controller = AbortSignal.timeout(timeoutMs);
+    const response = await fetch(this.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      signal: controller,
+    });
+    if (!response.ok) throw new Error(`dev chain RPC answered HTTP ${response.status}`);
+  }
+
+  /** Stops anvil if this object started it. */
+  async stop(): Promise<void> {
+    await this.anvil?.stop();
+  }
+}

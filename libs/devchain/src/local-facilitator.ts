@@ -1,0 +1,35 @@
+import type { FacilitatorClient } from '@x402/core/server';
+import { x402Facilitator } from '@x402/core/facilitator';
+import type { PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from '@x402/core/types';
+import { toFacilitatorEvmSigner } from '@x402/evm';
+import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
+import { createWalletClient, http, publicActions } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { type DevChain, devChainDefinition } from './dev-chain.js';
+
+/**
+ * An in-process x402 facilitator for the dev chain: verifies EIP-3009 authorizations and settles
+ * them on anvil with the facilitator account paying gas. Usable wherever a FacilitatorClient is.
+ */
+export class LocalFacilitatorClient implements FacilitatorClient {
+  private readonly facilitator: x402Facilitator;
+
+  constructor(chain: DevChain) {
+    const account = privateKeyToAccount(chain.facilitatorPrivateKey);
+    const client = createWalletClient({ account, chain: devChainDefinition(chain.rpcUrl), transport: http(chain.rpcUrl) }).extend(publicActions);
+    const signer = toFacilitatorEvmSigner({ ...(client as any), address: account.address }, { confirmationTimeoutMs: 30_000 });
+    this.facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: chain.network });
+  }
+
+  verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse> {
+    return this.facilitator.verify(payload, requirements);
+  }
+
+  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
+    return this.facilitator.settle(payload, requirements);
+  }
+
+  async getSupported(): Promise<SupportedResponse> {
+    return this.facilitator.getSupported() as SupportedResponse;
+  }
+}

@@ -1,0 +1,92 @@
+import { x402Client } from '@x402/core/client';
+import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
+import { toClientEvmSigner } from '@x402/evm';
+import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import artifact from '../src/test-usdc.artifact.json' with { type: 'json' };
+import { compileTestUsdc } from '../src/compile-test-usdc.js';
+import { DevChain } from '../src/dev-chain.js';
+import { INITIAL_USDC_PER_ACCOUNT } from '../src/anvil-accounts.js';
+import { LocalFacilitatorClient } from '../src/local-facilitator.js';
+
+describe('test USDC artifact', () => {
+  it('is exactly what solc makes of contracts/TestUsdc.sol', () => {
+    const fresh = compileTestUsdc();
+    expect(fresh.bytecode).toBe(artifact.bytecode);
+    expect(fresh.abi).toEqual(artifact.abi);
+  });
+});
+
+describe('dev chain with real settlement (anvil)', () => {
+  let chain: DevChain;
+  let facilitator: LocalFacilitatorClient;
+
+  beforeAll(async () => {
+    chain = await DevChain.start();
+    facilitator = new LocalFacilitatorClient(chain);
+  });
+  afterAll(async () => chain?.stop());
+
+  const requirements = (overrides: Partial<PaymentRequirements> = {}): PaymentRequirements => ({
+    scheme: 'exact',
+    network: chain.network,
+    asset: chain.usdcAddress,
+    amount: '2000',
+    payTo: chain.payTo,
+    maxTimeoutSeconds: 300,
+    extra: { name: 'USD Coin', version: '2' },
+    ...overrides,
+  });
+
+  async function pay(key: `0x${string}`, accepted: PaymentRequirements) {
+    const account = privateKeyToAccount(key);
+    const client = registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(account, chain.publicClient as never) });
+    client.setSpendControls({ allowedAssets: [{ network: chain.network, asset: chain.usdcAddress }] });
+    const challenge: PaymentRequired = { x402Version: 2, resource: { url: 'http://localhost/test' }, accepts: [accepted] };
+    return { account, payload: await client.createPaymentPayload(challenge) };
+  }
+
+  it('deploys the token and funds every default account', async () => {
+    expect(await chain.usdcBalanceOf(chain.payTo)).toBe(INITIAL_USDC_PER_ACCOUNT);
+    for (const key of chain.payerPrivateKeys) {
+      expect(await chain.usdcBalanceOf(privateKeyToAccount(key).address)).toBe(INITIAL_USDC_PER_ACCOUNT);
+    }
+  });
+
+  it('verifies and settles an x402 exact payment made by the official client: exactly the amount moves', async () => {
+    const [payerKey] = chain.payerPrivateKeys;
+    const { account, payload } = await pay(payerKey!, requirements());
+    const payToBefore = await chain.usdcBalanceOf(chain.payTo);
+    const payerBefore = await chain.usdcBalanceOf(account.address);
+
+    const verified = await facilitator.verify(payload, requirements());
+    expect(verified).toMatchObject({ isValid: true });
+    const settled = await facilitator.settle(payload, requirements());
+    expect(settled.success).toBe(true);
+    expect(settled.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+
+    expect(await chain.usdcBalanceOf(chain.payTo)).toBe(payToBefore + 2000n);
+    expect(await chain.usdcBalanceOf(account.address)).toBe(payerBefore - 2000n);
+
+    // The same signed payload again: the nonce is used, nothing moves.
+    expect((await facilitator.verify(payload, requirements())).isValid).toBe(false);
+    const replay = await facilitator.settle(payload, requirements());
+    expect(replay.success).toBe(false);
+    expect(await chain.usdcBalanceOf(chain.payTo)).toBe(payToBefore + 2000n);
+  });
+
+  it('refuses a payload that does not match the requirements (amount, payTo)', async () => {
+    const { payload } = await pay(chain.payerPrivateKeys[1]!, requirements());
+    expect((await facilitator.verify(payload, requirements({ amount: '3000' }))).isValid).toBe(false);
+    expect((await facilitator.verify(payload, requirements({ payTo: privateKeyToAccount(chain.payerPrivateKeys[2]!).address }))).isValid).toBe(false);
+  });
+
+  it('refuses a payer without enough balance', async () => {
+    const { payload } = await pay(chain.payerPrivateKeys[3]!, requirements({ amount: String(INITIAL_USDC_PER_ACCOUNT + 1n) }));
+    const verified = await facilitator.verify(payload, requirements({ amount: String(INITIAL_USDC_PER_ACCOUNT + 1n) }));
+    expect(verified.isValid).toBe(false);
+    // The facilitator reports it as a failed simulation of transferWithAuthorization.
+    expect(verified.invalidReason).toMatch(/balance|simulation/i);
+  });
+});
