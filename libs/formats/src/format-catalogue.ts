@@ -1,0 +1,41 @@
+import type { FileFormat } from './file-format.js';
+import { FORMAT_TABLE } from './format-table.js';
+
+/** Every format the service knows: the one source of truth. */
+export const FORMATS: readonly FileFormat[] = FORMAT_TABLE.map(([id, description, category, extensions, mimeTypes]) =>
+  Object.freeze({ id, description, category, extension: extensions[0]!, extensions, mimeTypes }),
+);
+
+const byId = new Map(FORMATS.map((format) => [format.id, format]));
+const byExtension = new Map<string, FileFormat>();
+const byMime = new Map<string, FileFormat[]>();
+// A canonical extension names its own format even where another format lists it as an alias.
+for (const format of FORMATS) byExtension.set(format.extension, format);
+for (const format of FORMATS) {
+  for (const extension of format.extensions) if (!byExtension.has(extension)) byExtension.set(extension, format);
+  for (const mime of format.mimeTypes) byMime.set(mime, [...(byMime.get(mime) ?? []), format]);
+}
+
+export function getFormat(id: string): FileFormat | undefined {
+  return byId.get(id.toLowerCase());
+}
+
+/** The format an extension names (case-insensitive, with or without the dot). */
+export function formatByExtension(extension: string): FileFormat | undefined {
+  return byExtension.get(extension.trim().replace(/^\./, '').toLowerCase());
+}
+
+export function formatsByMimeType(mime: string): FileFormat[] {
+  return byMime.get(mime.split(';')[0]!.trim().toLowerCase()) ?? [];
+}
+
+export function mimeTypeOf(id: string): string {
+  return byId.get(id)?.mimeTypes[0] ?? 'application/octet-stream';
+}
+
+/** The extension of a file name (lowercase, no dot), or '' when it has none. */
+export function extensionOf(filename: string): string {
+  const base = filename.split(/[\\/]/).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  return dot > 0 && dot < base.length - 1 ? base.slice(dot + 1).toLowerCase() : '';
+}

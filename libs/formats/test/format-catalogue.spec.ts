@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { extensionOf, FORMAT_CATEGORIES, formatByExtension, FORMATS, formatsByMimeType, getFormat, mimeTypeOf } from '../src/index.js';
+
+describe('format catalogue', () => {
+  it('holds at least 120 formats with unique lowercase ids and canonical extensions', () => {
+    expect(FORMATS.length).toBeGreaterThanOrEqual(120);
+    const ids = FORMATS.map((f) => f.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const canonical = FORMATS.map((f) => f.extension);
+    expect(new Set(canonical).size).toBe(canonical.length);
+    for (const format of FORMATS) {
+      expect(format.id).toMatch(/^[a-z0-9]+$/);
+      expect(format.extension).toBe(format.extensions[0]);
+      expect(format.extensions.every((e) => /^[a-z0-9]+$/.test(e))).toBe(true);
+      expect(format.mimeTypes.length).toBeGreaterThan(0);
+      expect(FORMAT_CATEGORIES).toContain(format.category);
+    }
+  });
+
+  it('covers every category, including the text formats', () => {
+    for (const category of FORMAT_CATEGORIES) expect(FORMATS.some((f) => f.category === category), category).toBe(true);
+    for (const id of ['csv', 'tsv', 'json', 'xml', 'html', 'svg', 'md', 'yaml', 'rtf', 'txt']) expect(getFormat(id), id).toBeDefined();
+  });
+
+  it('looks formats up by id, extension and MIME type', () => {
+    expect(getFormat('JPG')?.description).toBe('JPEG image');
+    expect(formatByExtension('.JPEG')?.id).toBe('jpg');
+    expect(formatByExtension('tif')?.id).toBe('tiff');
+    expect(formatByExtension('ts')?.id).toBe('ts');
+    expect(formatByExtension('m2ts')?.id).toBe('m2ts');
+    expect(formatByExtension('nope')).toBeUndefined();
+    expect(formatsByMimeType('image/png; charset=binary').map((f) => f.id)).toEqual(['png']);
+    expect(formatsByMimeType('application/postscript').map((f) => f.id).sort()).toEqual(['eps', 'ps']);
+    expect(mimeTypeOf('docx')).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    expect(mimeTypeOf('unknown')).toBe('application/octet-stream');
+  });
+
+  it('takes the extension of a file name', () => {
+    expect(extensionOf('photo.JPG')).toBe('jpg');
+    expect(extensionOf('archive.tar.gz')).toBe('gz');
+    expect(extensionOf('.bashrc')).toBe('');
+    expect(extensionOf('README')).toBe('');
+    expect(extensionOf('dir.v2/file')).toBe('');
+    expect(extensionOf('trailing.')).toBe('');
+  });
+});
