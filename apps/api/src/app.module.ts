@@ -2,8 +2,10 @@ import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common'
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DetectionModule } from './detection/detection.module.js';
 import { DiscoveryModule } from './discovery/discovery.module.js';
 import { HealthModule } from './health/health.module.js';
+import { PaymentsModule } from './payments/payments.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { WorkerModule } from './queue/worker.module.js';
 
@@ -14,7 +16,7 @@ export class AppModule {
     const serves = config.role === 'api' || config.role === 'all';
     const works = config.role === 'worker' || config.role === 'all';
     const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule, QueueModule];
-    if (serves) imports.push(DiscoveryModule, HealthModule);
+    if (serves) imports.push(PaymentsModule, DiscoveryModule, HealthModule, DetectionModule);
     if (works) imports.push(WorkerModule);
     return { module: AppModule, imports };
   }

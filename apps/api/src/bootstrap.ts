@@ -8,7 +8,7 @@ import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument } from './discovery/build-openapi-document.js';
 import { OpenApiDocumentStore } from './discovery/openapi-document.store.js';
-import { HttpExceptionFilter, sendError } from './http/http-exception.filter.js';
+import { HttpExceptionFilter } from './http/http-exception.filter.js';
 import { PinoNestLogger } from './logging/pino-nest-logger.js';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -34,10 +34,10 @@ export async function createHttpApp(config: AppConfig, logger: Logger): Promise<
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Binary bodies (the key API's detect_file_type) arrive as a Buffer; each route bounds its size.
+  fastify.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   app.useGlobalFilters(new HttpExceptionFilter());
   await app.init();
-  // Errors raised before Nest routes a request (body parsing, size limits); unknown routes reach the global filter.
-  fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.get(OpenApiDocumentStore).set(buildOpenApiDocument(app, config));
   return app;
 }

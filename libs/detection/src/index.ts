@@ -1,1 +1,3 @@
-export {};
+export { assessConversionCompatibility, type CompatibilityStatus, type ConversionCompatibility } from './assess-conversion-compatibility.js';
+export { type DetectionCandidate, type DetectionInput, type DetectionResult, detectFormat, HEADER_LIMIT } from './detect-format.js';
+export { suggestFilename } from './suggest-filename.js';

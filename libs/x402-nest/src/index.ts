@@ -1,5 +1,6 @@
 export type { AcceptedPayment } from './accepted-payment.js';
 export { FastifyHttpAdapter } from './fastify-http.adapter.js';
+export { GuardedFacilitatorClient } from './guarded-facilitator.client.js';
 export { Paid, PAID_ROUTE_METADATA, type PaidOptions } from './paid.decorator.js';
 export { chargeFor, PaidWork, type PaidWorkOptions, type PaymentReceipt } from './paid-work.js';
 export { type PaymentLedger, PaymentReplayError, type SettledPayment, type VerifiedPaymentRecord } from './payment-ledger.js';

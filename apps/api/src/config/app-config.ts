@@ -4,6 +4,23 @@ export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
 
 const port = z.coerce.number().int().min(0).max(65535);
+export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+export const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
+export const SOLANA_USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+
+const caip2 = z.string().regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/, 'must be a CAIP-2 network id such as eip155:8453');
+const jsonHeaders = z.string().transform((text, context) => {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string')) {
+      return value as Record<string, string>;
+    }
+  } catch {
+    // reported below
+  }
+  context.addIssue({ code: 'custom', message: 'must be a JSON object of header names to string values' });
+  return z.NEVER;
+});
 const atomicUnits = z.coerce.number().int().min(0).max(1_000_000_000);
 const url = (protocols: string[]) =>
   z
@@ -30,6 +47,22 @@ export const environmentSchema = z.object({
   PRICE_JOB_ATOMIC: atomicUnits.default(2000),
   PRICE_RESULT_STANDARD_ATOMIC: atomicUnits.default(20_000),
   PRICE_RESULT_LARGE_ATOMIC: atomicUnits.default(40_000),
+  FACILITATOR_URL: url(['http:', 'https:']).optional(),
+  FACILITATOR_AUTH_HEADERS: jsonHeaders.optional(),
+  X402_EVM_NETWORK: caip2.default('eip155:8453'),
+  X402_EVM_ASSET: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x token address').default(BASE_USDC),
+  X402_EVM_ASSET_NAME: z.string().min(1).default('USD Coin'),
+  X402_EVM_ASSET_VERSION: z.string().min(1).default('2'),
+  X402_EVM_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address').optional(),
+  X402_SVM_NETWORK: caip2.default(SOLANA_MAINNET),
+  X402_SVM_ASSET: z.string().min(32).max(44).default(SOLANA_USDC_MINT),
+  X402_SVM_PAY_TO: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address').optional(),
+  X402_MAX_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+  DEVCHAIN_RPC_URL: url(['http:', 'https:']).optional(),
+}).superRefine((env, context) => {
+  if (env.FACILITATOR_URL && !env.X402_EVM_PAY_TO && !env.X402_SVM_PAY_TO) {
+    context.addIssue({ code: 'custom', path: ['X402_EVM_PAY_TO'], message: 'live payments (FACILITATOR_URL set) need X402_EVM_PAY_TO and/or X402_SVM_PAY_TO' });
+  }
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -47,7 +80,21 @@ export interface AppConfig {
   jsonBodyLimitBytes: number;
   shutdownTimeoutMs: number;
   prices: PriceConfig;
+  payments: PaymentConfig;
   version: string;
+}
+
+/** `dev`: local anvil chain + in-process facilitator. `live`: remote facilitator, real networks. */
+export type PaymentMode = 'dev' | 'live';
+
+export interface PaymentConfig {
+  mode: PaymentMode;
+  facilitatorUrl?: string;
+  facilitatorAuthHeaders?: Record<string, string>;
+  evm: { network: string; asset: string; assetName: string; assetVersion: string; payTo?: string };
+  svm: { network: string; asset: string; payTo?: string };
+  maxTimeoutSeconds: number;
+  devChainRpcUrl?: string;
 }
 
 /** Prices in USDC atomic units (6 decimals). */
@@ -92,6 +139,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
         jobAtomic: e.PRICE_JOB_ATOMIC,
         resultStandardAtomic: e.PRICE_RESULT_STANDARD_ATOMIC,
         resultLargeAtomic: e.PRICE_RESULT_LARGE_ATOMIC,
+      },
+      payments: {
+        mode: e.FACILITATOR_URL ? 'live' : 'dev',
+        facilitatorUrl: e.FACILITATOR_URL,
+        facilitatorAuthHeaders: e.FACILITATOR_AUTH_HEADERS,
+        evm: { network: e.X402_EVM_NETWORK, asset: e.X402_EVM_ASSET, assetName: e.X402_EVM_ASSET_NAME, assetVersion: e.X402_EVM_ASSET_VERSION, payTo: e.X402_EVM_PAY_TO },
+        svm: { network: e.X402_SVM_NETWORK, asset: e.X402_SVM_ASSET, payTo: e.X402_SVM_PAY_TO },
+        maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,
+        devChainRpcUrl: e.DEVCHAIN_RPC_URL,
       },
       version,
     },

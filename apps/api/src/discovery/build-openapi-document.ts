@@ -2,6 +2,9 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '../config/app-config.js';
 import { apiComponentSchemas } from '../http/api-schema-registry.js';
+import { PaymentRails } from '../payments/payment-rails.js';
+import { paidResources } from './paid-resources.js';
+import { addPaymentDocs } from './payment-docs.js';
 
 export const OPENAPI_DOCUMENT_VERSION = '1.0.0';
 
@@ -21,6 +24,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   const document = SwaggerModule.createDocument(app, base, {
     operationIdFactory: (_controller, method) => method,
   });
+  addPaymentDocs(document, paidResources(config.prices), app.get(PaymentRails).accepts);
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...apiComponentSchemas() } as never };
   return document;
 }

@@ -7,6 +7,7 @@ import { renderLandingPage } from './landing-page.js';
 import { renderLlmsTxt } from './llms-txt.js';
 import { OpenApiDocumentStore } from './openapi-document.store.js';
 import { paidResources } from './paid-resources.js';
+import { PaymentRails } from '../payments/payment-rails.js';
 import { publicBaseUrl } from './public-base-url.js';
 import { renderWellKnownX402 } from './well-known-x402.js';
 
@@ -20,6 +21,7 @@ export class DiscoveryController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly openApi: OpenApiDocumentStore,
+    private readonly rails: PaymentRails,
   ) {}
 
   @Get('api/x402/v1')
@@ -64,6 +66,8 @@ export class DiscoveryController {
       baseUrl: publicBaseUrl(this.config, request),
       version: this.config.version,
       resources: paidResources(this.config.prices),
+      accepts: this.rails.accepts,
+      devChain: this.rails.devChain,
     });
   }
 }

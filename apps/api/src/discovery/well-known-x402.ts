@@ -1,18 +1,56 @@
+import type { AcceptedPayment } from '@fileshift/x402-nest';
+import type { DevChainInfo } from '../payments/payment-rails.js';
 import type { PaidResource } from './paid-resources.js';
 
-/** /.well-known/x402.json: the paid resources with their prices (networks, assets and payTo join with payments). */
-export function renderWellKnownX402(input: { baseUrl: string; version: string; resources: PaidResource[] }) {
+/** /.well-known/x402.json: the paid resources with their prices, networks, assets and payTo. */
+export function renderWellKnownX402(input: {
+  baseUrl: string;
+  version: string;
+  resources: PaidResource[];
+  accepts: readonly AcceptedPayment[];
+  devChain?: DevChainInfo;
+}) {
   return {
     x402Version: 2,
     service: 'fileshift',
     version: input.version,
     openapi: `${input.baseUrl}/openapi.json`,
+    accepts: input.accepts.map((accepted) => ({
+      scheme: accepted.scheme,
+      network: accepted.network,
+      asset: accepted.asset,
+      payTo: accepted.payTo,
+      currency: 'USDC',
+      decimals: 6,
+      ...(accepted.extra ? { extra: accepted.extra } : {}),
+    })),
     resources: input.resources.map((r) => ({
       resource: `${input.baseUrl}${r.path}`,
       method: r.method,
       operationId: r.operationId,
       description: r.description,
       price: r.price,
+      accepts: input.accepts.map((accepted) => ({
+        scheme: accepted.scheme,
+        network: accepted.network,
+        asset: accepted.asset,
+        payTo: accepted.payTo,
+        ...(r.price.mode === 'fixed' ? { amount: r.price.atomic_units } : {}),
+      })),
     })),
+    ...(input.devChain
+      ? {
+          devChain: {
+            note: 'Development mode: a local anvil chain with a test USDC. The key below is a public anvil test key.',
+            rpcUrl: input.devChain.rpcUrl,
+            chainId: input.devChain.chainId,
+            network: input.devChain.network,
+            usdc: input.devChain.usdcAddress,
+            payTo: input.devChain.payTo,
+            payerAddress: input.devChain.payerAddress,
+            payerPrivateKey: input.devChain.payerPrivateKey,
+          },
+        }
+      : {}),
   };
 }

@@ -60,6 +60,7 @@ function codeForUnknown(status: number): ApiErrorCode {
 }
 
 function messageOf(error: HttpException, status: number): string {
+  if (status === 503 && typeof error.getResponse() === 'string') return error.getResponse() as string;
   if (status >= 500) return MESSAGE_BY_STATUS[500];
   const response = error.getResponse();
   if (typeof response === 'string') return response;

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { apiSchema } from '../http/api-schema-registry.js';
+
+export const HEADER_SAMPLE_BYTES = 200;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export const DetectFileTypeRequestSchema = apiSchema(
+  'DetectFileTypeRequest',
+  z
+    .object({
+      filename: z.string().min(1).max(255).describe('Original file name; the extension may be missing or wrong.'),
+      created_at: z.iso.datetime({ offset: true }).optional().describe('File creation time, RFC 3339.'),
+      size_bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).describe('Size of the whole file in bytes.'),
+      header_first_200_bytes_base64: z
+        .string()
+        .max(400)
+        .regex(BASE64, 'must be standard base64')
+        .refine((value) => Buffer.from(value, 'base64').length <= HEADER_SAMPLE_BYTES, {
+          message: `must decode to at most ${HEADER_SAMPLE_BYTES} bytes`,
+        })
+        .describe('Base64 of the first 200 bytes of the file; all bytes if the file is shorter.'),
+    })
+    .refine((body) => Buffer.from(body.header_first_200_bytes_base64, 'base64').length <= body.size_bytes, {
+      path: ['header_first_200_bytes_base64'],
+      message: 'decodes to more bytes than size_bytes',
+    }),
+);
+
+export const DetectedFormatSchema = apiSchema(
+  'DetectedFormat',
+  z.object({
+    format: z.string().describe('Lowercase canonical format identifier, e.g. png, docx, mp4.'),
+    description: z.string(),
+    confidence: z.number().min(0).max(1),
+    confidence_percent: z.number().int().min(0).max(100),
+    canonical_extension: z.string().describe('Without the leading dot.'),
+  }),
+);
+
+export const ConvertFileCompatibilitySchema = apiSchema(
+  'ConvertFileCompatibility',
+  z.object({
+    status: z.enum(['yes', 'likely', 'maybe', 'no', 'unknown']),
+    confidence: z.number().min(0).max(1),
+    reason: z.string(),
+  }),
+  'Estimate of whether POST /api/x402/v1/convert-file can convert this file.',
+);
+
+export const DetectFileTypeResponseSchema = apiSchema(
+  'DetectFileTypeResponse',
+  z.object({
+    detected: z.boolean(),
+    input_filename: z.string(),
+    suggested_filename: z.string().nullable(),
+    detected_format: DetectedFormatSchema.nullable(),
+    convertible_to: z.array(z.string()),
+    convert_file_compatibility: ConvertFileCompatibilitySchema,
+  }),
+);
+
+export type DetectFileTypeRequest = z.infer<typeof DetectFileTypeRequestSchema>;
+export type DetectFileTypeResponse = z.infer<typeof DetectFileTypeResponseSchema>;

@@ -1,0 +1,55 @@
+import { assessConversionCompatibility, type DetectionResult, suggestFilename } from '@fileshift/detection';
+import { mimeTypeOf } from '@fileshift/formats';
+import { MAX_UPLOAD_BYTES } from '../payments/pricing.js';
+import type { DetectFileTypeResponse } from './detect-file-type.schemas.js';
+
+/** One detection as both APIs report it. */
+export interface DetectionReport extends DetectFileTypeResponse {
+  mime_type: string | null;
+  extension_matches: boolean;
+}
+
+/** Pure: the spec's DetectFileTypeResponse (plus two facts the key API shows) from a detection result. */
+export function detectionReport(args: {
+  filename: string;
+  sizeBytes: number;
+  result: DetectionResult;
+  targetsOf: (formatId: string) => readonly string[];
+}): DetectionReport {
+  const { best } = args.result;
+  const compatibility = assessConversionCompatibility({
+    best,
+    sizeBytes: args.sizeBytes,
+    maxSizeBytes: MAX_UPLOAD_BYTES,
+    targetsOf: args.targetsOf,
+  });
+  if (!best) {
+    return {
+      detected: false,
+      input_filename: args.filename,
+      suggested_filename: null,
+      detected_format: null,
+      convertible_to: [],
+      convert_file_compatibility: { status: 'unknown', confidence: 0, reason: compatibility.reason },
+      mime_type: null,
+      extension_matches: false,
+    };
+  }
+  const confidence = Math.round(best.confidence * 1000) / 1000;
+  return {
+    detected: true,
+    input_filename: args.filename,
+    suggested_filename: suggestFilename(args.filename, best.format),
+    detected_format: {
+      format: best.format.id,
+      description: best.format.description,
+      confidence,
+      confidence_percent: Math.round(best.confidence * 100),
+      canonical_extension: best.format.extension,
+    },
+    convertible_to: [...args.targetsOf(best.format.id)],
+    convert_file_compatibility: compatibility,
+    mime_type: mimeTypeOf(best.format.id),
+    extension_matches: args.result.extensionMatches,
+  };
+}

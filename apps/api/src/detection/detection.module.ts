@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ConversionGraphModule } from '../conversion/conversion-graph.module.js';
+import { DetectionService } from './detection.service.js';
+import { KeyDetectController } from './key-detect.controller.js';
+import { X402DetectController } from './x402-detect.controller.js';
+
+@Module({
+  imports: [ConversionGraphModule],
+  controllers: [X402DetectController, KeyDetectController],
+  providers: [DetectionService],
+  exports: [DetectionService],
+})
+export class DetectionModule {}

@@ -1,0 +1,32 @@
+import { GuardedFacilitatorClient } from '@fileshift/x402-nest';
+import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server';
+import { ExactEvmScheme } from '@x402/evm/exact/server';
+import { ExactSvmScheme } from '@x402/svm/exact/server';
+import type { PaymentConfig } from '../config/app-config.js';
+import { acceptedPayments } from './accepted-payments.js';
+import { startDevPayments } from './dev-payments.js';
+import { PaymentRails } from './payment-rails.js';
+
+/** Dev mode: local chain + in-process facilitator. Live mode: the remote facilitator and the configured networks. */
+export async function createPaymentRails(config: PaymentConfig): Promise<PaymentRails> {
+  if (config.mode === 'dev') {
+    const dev = await startDevPayments(config.devChainRpcUrl);
+    const resourceServer = new x402ResourceServer(dev.facilitator).register(dev.info.network as `${string}:${string}`, new ExactEvmScheme());
+    return new PaymentRails('dev', acceptedPayments(config, dev.info), resourceServer, dev.info, dev.stop);
+  }
+  const authHeaders = config.facilitatorAuthHeaders;
+  const facilitator = new GuardedFacilitatorClient(
+    new HTTPFacilitatorClient({
+      url: config.facilitatorUrl,
+      timeoutMs: 30_000,
+      ...(authHeaders ? { createAuthHeaders: async () => ({ verify: authHeaders, settle: authHeaders, supported: authHeaders }) } : {}),
+    }),
+  );
+  const accepts = acceptedPayments(config);
+  const resourceServer = new x402ResourceServer(facilitator);
+  for (const accepted of accepts) {
+    const network = accepted.network as `${string}:${string}`;
+    resourceServer.register(network, network.startsWith('solana:') ? new ExactSvmScheme() : new ExactEvmScheme());
+  }
+  return new PaymentRails('live', accepts, resourceServer, undefined);
+}

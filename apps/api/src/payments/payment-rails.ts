@@ -1,0 +1,29 @@
+import type { OnModuleDestroy } from '@nestjs/common';
+import type { AcceptedPayment } from '@fileshift/x402-nest';
+import type { x402ResourceServer } from '@x402/core/server';
+import type { PaymentMode } from '../config/app-config.js';
+import type { DevChainFacts } from './accepted-payments.js';
+
+/** Dev-only facts shown to newcomers: where the chain is and a funded key to pay with. */
+export interface DevChainInfo extends DevChainFacts {
+  payerAddress: string;
+  payerPrivateKey: string;
+}
+
+/**
+ * Everything payments run on: the accepted networks, the resource server with its facilitator,
+ * and in dev mode the local chain (stopped with the application).
+ */
+export class PaymentRails implements OnModuleDestroy {
+  constructor(
+    readonly mode: PaymentMode,
+    readonly accepts: AcceptedPayment[],
+    readonly resourceServer: x402ResourceServer,
+    readonly devChain: DevChainInfo | undefined,
+    private readonly stop: () => Promise<void> = async () => {},
+  ) {}
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stop();
+  }
+}

@@ -1,0 +1,29 @@
+import { Logger, Module } from '@nestjs/common';
+import { X402Module } from '@fileshift/x402-nest';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
+import { PaymentLedgerRepository } from './payment-ledger.repository.js';
+import { PaymentRails } from './payment-rails.js';
+import { PaymentRailsModule } from './payment-rails.module.js';
+
+const logger = new Logger('x402');
+
+/** x402 payments for the HTTP role: the gate every `@Paid` route goes through. */
+@Module({
+  imports: [
+    PaymentRailsModule,
+    X402Module.forRootAsync({
+      imports: [PaymentRailsModule],
+      inject: [APP_CONFIG, PaymentRails, PaymentLedgerRepository],
+      useFactory: (config: AppConfig, rails: PaymentRails, ledger: PaymentLedgerRepository) => ({
+        resourceServer: rails.resourceServer,
+        accepts: rails.accepts,
+        ledger,
+        publicBaseUrl: config.publicBaseUrl,
+        onError: (message: string, error: unknown) => logger.error(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+      }),
+    }),
+  ],
+  exports: [PaymentRailsModule],
+})
+export class PaymentsModule {}

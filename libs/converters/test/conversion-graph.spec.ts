@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { ConversionGraph } from '../src/conversion-graph.js';
+import type { ConversionPair, Converter } from '../src/converter.js';
+import { createConversionGraph } from '../src/create-conversion-graph.js';
+
+const fake = (id: string, pairs: ConversionPair[], available = true): Converter => ({
+  id,
+  probe: async () => ({ available }),
+  pairs: () => pairs,
+  convert: async () => {},
+});
+
+describe('ConversionGraph', () => {
+  it('answers targets, pairs, recommendations and the engine of each pair', () => {
+    const a = fake('a', [{ from: 'png', to: 'jpg', recommended: true }, { from: 'png', to: 'webp' }, { from: 'png', to: 'png' }]);
+    const b = fake('b', [{ from: 'png', to: 'webp', recommended: true }, { from: 'mp3', to: 'wav' }]);
+    const graph = new ConversionGraph([a, b]);
+    expect(graph.targetsOf('png')).toEqual(['jpg', 'webp']);
+    expect(graph.targetsOf('unknown')).toEqual([]);
+    expect(graph.canConvert('mp3', 'wav')).toBe(true);
+    expect(graph.canConvert('wav', 'mp3')).toBe(false);
+    expect(graph.isRecommended('png', 'jpg')).toBe(true);
+    expect(graph.isRecommended('png', 'webp')).toBe(false);
+    expect(graph.converterFor('png', 'webp')?.id).toBe('a');
+    expect(graph.sourceFormats().sort()).toEqual(['mp3', 'png']);
+  });
+
+  it('leaves out engines that are not present', async () => {
+    const { graph, missing } = await createConversionGraph([fake('here', [{ from: 'a', to: 'b' }]), fake('gone', [{ from: 'c', to: 'd' }], false)]);
+    expect(graph.sourceFormats()).toEqual(['a']);
+    expect(missing).toEqual(['gone']);
+  });
+
+  it('offers the sharp image pairs on this machine', async () => {
+    const { graph, missing } = await createConversionGraph();
+    expect(missing).toEqual([]);
+    expect(graph.targetsOf('png')).toEqual(expect.arrayContaining(['jpg', 'webp', 'avif', 'tiff', 'gif']));
+    expect(graph.targetsOf('svg')).toContain('png');
+    expect(graph.targetsOf('png')).not.toContain('svg');
+  });
+});

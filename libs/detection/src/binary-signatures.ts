@@ -1,0 +1,143 @@
+import { ascii, indexOfText, startsWith, startsWithText } from './bytes.js';
+import { ebmlClue, isoBmffClue, oggClue, ole2Clue, riffClue, zipClue } from './container-clues.js';
+import type { ContentGuess } from './content-guess.js';
+
+type Probe = (header: Uint8Array) => ContentGuess | undefined;
+
+const magic = (format: string, bytes: readonly number[] | string, confidence = 0.98, offset = 0, minSize?: number): Probe => (header) => {
+  const matches = typeof bytes === 'string' ? startsWithText(header, bytes, offset) : startsWith(header, bytes, offset);
+  return matches ? { format, confidence, reason: `magic number of ${format}`, minSize } : undefined;
+};
+
+/**
+ * Magic numbers and container headers, most specific first. Checked in order; the first that
+ * matches wins. All fit in the first 200 bytes.
+ */
+const PROBES: readonly Probe[] = [
+  magic('png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 0.99, 0, 67),
+  magic('jpg', [0xff, 0xd8, 0xff], 0.98, 0, 107),
+  magic('gif', 'GIF87a', 0.99, 0, 26),
+  magic('gif', 'GIF89a', 0.99, 0, 26),
+  (h) => (startsWithText(h, 'RIFF') ? riffClue(h) : undefined),
+  magic('bmp', 'BM', 0.6),
+  (h) => (startsWith(h, [0x49, 0x49, 0x2a, 0x00]) || startsWith(h, [0x4d, 0x4d, 0x00, 0x2a])
+    ? { format: 'tiff', confidence: 0.95, reason: 'TIFF byte-order mark', family: ['tiff', 'dng', 'nef', 'cr2'], minSize: 8 }
+    : undefined),
+  magic('cr2', [0x49, 0x49, 0x2a, 0x00, 0x10, 0x00, 0x00, 0x00, 0x43, 0x52], 0.97),
+  magic('ico', [0x00, 0x00, 0x01, 0x00], 0.75),
+  magic('icns', 'icns', 0.97),
+  magic('psd', '8BPS', 0.98),
+  magic('jp2', [0x00, 0x00, 0x00, 0x0c, 0x6a, 0x50, 0x20, 0x20], 0.98),
+  magic('jxl', [0xff, 0x0a], 0.9),
+  magic('jxl', [0x00, 0x00, 0x00, 0x0c, 0x4a, 0x58, 0x4c, 0x20], 0.98),
+  magic('xcf', 'gimp xcf', 0.98),
+  magic('exr', [0x76, 0x2f, 0x31, 0x01], 0.97),
+  magic('hdr', '#?RADIANCE', 0.97),
+  magic('hdr', '#?RGBE', 0.97),
+  magic('dds', 'DDS ', 0.97),
+  magic('qoi', 'qoif', 0.97),
+  magic('pcx', [0x0a, 0x05, 0x01], 0.7),
+  magic('emf', ' EMF', 0.95, 40),
+  magic('wmf', [0xd7, 0xcd, 0xc6, 0x9a], 0.95),
+  (h) => (startsWithText(h, 'P1') || startsWithText(h, 'P4') ? whitespaceAfter(h, 'pbm') : undefined),
+  (h) => (startsWithText(h, 'P2') || startsWithText(h, 'P5') ? whitespaceAfter(h, 'pgm') : undefined),
+  (h) => (startsWithText(h, 'P3') || startsWithText(h, 'P6') ? whitespaceAfter(h, 'ppm') : undefined),
+  magic('pdf', '%PDF-', 0.99, 0, 64),
+  (h) => (startsWithText(h, '%!PS') ? { format: ascii(h, 0, 40).includes('EPSF') ? 'eps' : 'ps', confidence: 0.95, reason: 'PostScript header' } : undefined),
+  magic('eps', [0xc5, 0xd0, 0xd3, 0xc6], 0.97),
+  magic('djvu', 'AT&TFORM', 0.97),
+  (h) => (startsWith(h, [0x50, 0x4b, 0x03, 0x04]) ? zipClue(h) : undefined),
+  magic('zip', [0x50, 0x4b, 0x05, 0x06], 0.8),
+  (h) => (startsWith(h, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) ? ole2Clue() : undefined),
+  magic('rar', 'Rar!\x1a\x07', 0.99),
+  magic('7z', [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], 0.99),
+  magic('gz', [0x1f, 0x8b, 0x08], 0.97, 0, 18),
+  magic('bz2', 'BZh', 0.9),
+  magic('xz', [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], 0.99),
+  magic('zst', [0x28, 0xb5, 0x2f, 0xfd], 0.97),
+  magic('lz4', [0x04, 0x22, 0x4d, 0x18], 0.97),
+  magic('cab', 'MSCF', 0.97),
+  (h) => (startsWithText(h, '!<arch>\n') ? { format: indexOfText(h, 'debian-binary') !== -1 ? 'deb' : 'ar', confidence: 0.95, reason: 'ar archive' } : undefined),
+  magic('rpm', [0xed, 0xab, 0xee, 0xdb], 0.98),
+  magic('cpio', '070701', 0.9),
+  magic('cpio', '070707', 0.9),
+  (h) => (h.length >= 262 && startsWithText(h, 'ustar', 257) ? { format: 'tar', confidence: 0.95, reason: 'ustar header' } : undefined),
+  magic('sqlite', 'SQLite format 3\0', 0.99),
+  magic('parquet', 'PAR1', 0.95),
+  magic('avro', 'Obj\x01', 0.95),
+  magic('pcap', [0xd4, 0xc3, 0xb2, 0xa1], 0.95),
+  magic('pcap', [0xa1, 0xb2, 0xc3, 0xd4], 0.95),
+  magic('pcap', [0x0a, 0x0d, 0x0d, 0x0a], 0.9),
+  magic('wasm', [0x00, 0x61, 0x73, 0x6d], 0.98),
+  magic('plist', 'bplist00', 0.98),
+  (h) => (h.length >= 132 && startsWithText(h, 'DICM', 128) ? { format: 'dicom', confidence: 0.98, reason: 'DICM preamble' } : undefined),
+  magic('ttf', [0x00, 0x01, 0x00, 0x00, 0x00], 0.85),
+  magic('ttf', 'true', 0.7),
+  magic('otf', 'OTTO', 0.97),
+  magic('woff', 'wOFF', 0.99),
+  magic('woff2', 'wOF2', 0.99),
+  magic('ttc', 'ttcf', 0.98),
+  magic('pfb', [0x80, 0x01], 0.6),
+  magic('pfb', '%!PS-AdobeFont', 0.97),
+  magic('elf', [0x7f, 0x45, 0x4c, 0x46], 0.98),
+  magic('exe', 'MZ', 0.85),
+  magic('macho', [0xcf, 0xfa, 0xed, 0xfe], 0.97),
+  magic('macho', [0xce, 0xfa, 0xed, 0xfe], 0.97),
+  magic('macho', [0xfe, 0xed, 0xfa, 0xcf], 0.97),
+  (h) => (startsWith(h, [0xca, 0xfe, 0xba, 0xbe]) ? { format: (h[7] ?? 0) >= 45 ? 'class' : 'macho', confidence: 0.9, reason: 'CAFEBABE header' } : undefined),
+  magic('swf', 'FWS', 0.9),
+  magic('swf', 'CWS', 0.9),
+  magic('swf', 'ZWS', 0.9),
+  magic('flv', 'FLV\x01', 0.98),
+  (h) => isoBmffClue(h),
+  (h) => (startsWith(h, [0x1a, 0x45, 0xdf, 0xa3]) ? ebmlClue(h) : undefined),
+  (h) => (startsWithText(h, 'OggS') ? oggClue(h) : undefined),
+  magic('wmv', [0x30, 0x26, 0xb2, 0x75, 0x8e, 0x66, 0xcf, 0x11], 0.8),
+  magic('mpeg', [0x00, 0x00, 0x01, 0xba], 0.95),
+  magic('mpeg', [0x00, 0x00, 0x01, 0xb3], 0.9),
+  (h) => (h[0] === 0x47 && (h.length < 189 || h[188] === 0x47) && h.length >= 4 && (h[1]! & 0x80) === 0 ? { format: 'm2ts', confidence: h.length >= 189 ? 0.9 : 0.5, reason: 'MPEG-TS sync bytes' } : undefined),
+  magic('h264', [0x00, 0x00, 0x00, 0x01, 0x67], 0.85),
+  magic('flac', 'fLaC', 0.99, 0, 42),
+  (h) => (startsWithText(h, 'ID3') ? id3Clue(h) : undefined),
+  (h) => (startsWithText(h, 'FORM') && /AIF[FC]/.test(ascii(h, 8, 12)) ? { format: 'aiff', confidence: 0.98, reason: 'IFF form AIFF' } : undefined),
+  magic('mid', 'MThd', 0.98),
+  magic('amr', '#!AMR', 0.98),
+  magic('ape', 'MAC ', 0.95),
+  magic('au', '.snd', 0.95),
+  magic('caf', 'caff', 0.97),
+  magic('wv', 'wvpk', 0.97),
+  magic('ac3', [0x0b, 0x77], 0.7),
+  (h) => (startsWith(h, [0xff]) && h.length > 1 && (h[1]! & 0xf6) === 0xf0 ? { format: 'aac', confidence: 0.85, reason: 'ADTS frame sync', minSize: 7 } : undefined),
+  (h) => (startsWith(h, [0xff]) && h.length > 1 && (h[1]! & 0xe0) === 0xe0 ? { format: 'mp3', confidence: 0.8, reason: 'MPEG audio frame sync', minSize: 32 } : undefined),
+  magic('mobi', 'BOOKMOBI', 0.97, 60),
+  magic('lit', 'ITOLITLS', 0.97),
+  magic('blend', 'BLENDER', 0.98),
+  magic('glb', 'glTF', 0.98),
+  magic('fbx', 'Kaydara FBX Binary', 0.98),
+  (h) => (startsWithText(h, 'ply\n') || startsWithText(h, 'ply\r\n') ? { format: 'ply', confidence: 0.95, reason: 'PLY header' } : undefined),
+];
+
+/** The binary format the magic numbers show, if any. */
+export function binarySignature(header: Uint8Array): ContentGuess | undefined {
+  for (const probe of PROBES) {
+    const guess = probe(header);
+    if (guess) return guess;
+  }
+  return undefined;
+}
+
+function whitespaceAfter(header: Uint8Array, format: string): ContentGuess | undefined {
+  const next = header[2];
+  return next === 0x0a || next === 0x0d || next === 0x20 || next === 0x09 || next === 0x23
+    ? { format, confidence: 0.9, reason: 'Netpbm header' }
+    : undefined;
+}
+
+/** An ID3 tag precedes MP3 audio (and rarely AAC or FLAC); skip it to look at the frame if it fits. */
+function id3Clue(header: Uint8Array): ContentGuess {
+  const size = ((header[6]! & 0x7f) << 21) | ((header[7]! & 0x7f) << 14) | ((header[8]! & 0x7f) << 7) | (header[9]! & 0x7f);
+  const after = 10 + size;
+  if (after + 4 <= header.length && startsWithText(header, 'fLaC', after)) return { format: 'flac', confidence: 0.95, reason: 'ID3 tag then FLAC' };
+  return { format: 'mp3', confidence: 0.95, reason: 'ID3 tag', family: ['mp3', 'aac'] };
+}
+

@@ -1,0 +1,98 @@
+import { ascii, indexOfText, startsWithText, uint16le } from './bytes.js';
+import type { ContentGuess } from './content-guess.js';
+
+const OOXML = ['docx', 'xlsx', 'pptx', 'ppsx', 'xlsm', 'vsdx'] as const;
+const ODF_BY_MEDIA_TYPE: Record<string, string> = {
+  'application/vnd.oasis.opendocument.text': 'odt',
+  'application/vnd.oasis.opendocument.text-template': 'ott',
+  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
+  'application/vnd.oasis.opendocument.presentation': 'odp',
+  'application/vnd.oasis.opendocument.graphics': 'odg',
+  'application/epub+zip': 'epub',
+};
+const ODF_MEDIA_TYPES = Object.entries(ODF_BY_MEDIA_TYPE).sort(([a], [b]) => b.length - a.length);
+const ZIP_BASED = ['zip', 'jar', 'apk', 'cbz', 'docx', 'xlsx', 'pptx', 'epub', 'odt', 'ods', 'odp', 'pages', 'numbers', 'key', 'xps'] as const;
+
+/** A ZIP file shows its first entry's name in the first local file header: that names the container. */
+export function zipClue(header: Uint8Array): ContentGuess {
+  const nameLength = uint16le(header, 26);
+  const extraLength = uint16le(header, 28);
+  const name = ascii(header, 30, 30 + nameLength);
+  if (name === 'mimetype') {
+    const content = ascii(header, 30 + nameLength + extraLength, 30 + nameLength + extraLength + 60);
+    // Longest media type first: "...text-template" must not be read as "...text".
+    const match = ODF_MEDIA_TYPES.find(([mediaType]) => content.startsWith(mediaType));
+    if (match) return { format: match[1], confidence: 0.97, reason: `zip entry "mimetype" holds ${match[0]}`, minSize: 200 };
+    return { format: 'zip', confidence: 0.7, reason: 'zip with an unknown "mimetype" entry', family: ZIP_BASED };
+  }
+  if (name.startsWith('word/')) return { format: 'docx', confidence: 0.97, reason: 'first zip entry is under word/', minSize: 200 };
+  if (name.startsWith('xl/')) return { format: 'xlsx', confidence: 0.97, reason: 'first zip entry is under xl/', family: ['xlsx', 'xlsm'], minSize: 200 };
+  if (name.startsWith('ppt/')) return { format: 'pptx', confidence: 0.97, reason: 'first zip entry is under ppt/', family: ['pptx', 'ppsx'], minSize: 200 };
+  if (name === '[Content_Types].xml' || name.startsWith('_rels/') || name.startsWith('docProps/')) {
+    return { format: 'docx', confidence: 0.75, reason: `first zip entry ${name} marks an Office Open XML package`, family: OOXML, minSize: 200 };
+  }
+  if (name === 'AndroidManifest.xml' || name === 'classes.dex' || name.startsWith('res/')) {
+    return { format: 'apk', confidence: 0.85, reason: `zip entry ${name} marks an Android package`, family: ['apk', 'jar', 'zip'] };
+  }
+  if (name.startsWith('META-INF/')) return { format: 'jar', confidence: 0.8, reason: 'first zip entry is under META-INF/', family: ['jar', 'apk', 'zip'] };
+  if (name === 'FixedDocSeq.fdseq' || name.startsWith('Documents/')) return { format: 'xps', confidence: 0.85, reason: 'XPS document parts' };
+  if (name === 'index.xml' || name.startsWith('Index/') || name.startsWith('Data/')) {
+    return { format: 'zip', confidence: 0.6, reason: 'Apple iWork package entries', family: ['pages', 'numbers', 'key', 'zip'] };
+  }
+  if (/\.(jpe?g|png|gif|webp)$/i.test(name)) return { format: 'zip', confidence: 0.8, reason: 'zip of images', family: ['zip', 'cbz'] };
+  return { format: 'zip', confidence: 0.9, reason: 'zip local file header', family: ZIP_BASED, minSize: 22 };
+}
+
+const OLE2_FAMILY = ['doc', 'xls', 'ppt', 'msg', 'msi'] as const;
+
+/** OLE2 compound files (doc, xls, ppt, msg, msi) share one header; the directory lies beyond 200 bytes. */
+export function ole2Clue(): ContentGuess {
+  return { format: 'doc', confidence: 0.55, reason: 'OLE2 compound file header', family: OLE2_FAMILY, minSize: 512 };
+}
+
+/** ISO base media files name their brand in the `ftyp` box. */
+export function isoBmffClue(header: Uint8Array): ContentGuess | undefined {
+  if (!startsWithText(header, 'ftyp', 4)) return undefined;
+  const brand = ascii(header, 8, 12);
+  const compatible = ascii(header, 16, Math.min(header.length, 64));
+  const guess = (format: string, confidence: number, family?: readonly string[]): ContentGuess => ({
+    format,
+    confidence,
+    reason: `ISO-BMFF ftyp major brand "${brand.trim()}"`,
+    family,
+    minSize: 64,
+  });
+  if (/^(heic|heix|heim|heis|hevc|hevx|mif1|msf1)$/.test(brand)) return guess(compatible.includes('avif') ? 'avif' : 'heic', 0.95);
+  if (brand === 'avif' || brand === 'avis') return guess('avif', 0.98);
+  if (brand === 'M4A ' || brand === 'M4B ' || brand === 'M4P ') return guess('m4a', 0.97);
+  if (brand === 'qt  ') return guess('mov', 0.97);
+  if (brand.startsWith('3g')) return guess('3gp', 0.95);
+  if (brand === 'crx ') return guess('cr2', 0.6);
+  if (brand === 'jp2 ') return guess('jp2', 0.97);
+  if (brand === 'jxl ') return guess('jxl', 0.97);
+  return guess('mp4', 0.9, ['mp4', 'm4a', 'mov', '3gp']);
+}
+
+/** Matroska and WebM share EBML; the DocType element tells them apart. */
+export function ebmlClue(header: Uint8Array): ContentGuess {
+  if (indexOfText(header, 'webm') !== -1) return { format: 'webm', confidence: 0.97, reason: 'EBML DocType webm', minSize: 64 };
+  return { format: 'mkv', confidence: 0.95, reason: 'EBML DocType matroska', minSize: 64 };
+}
+
+/** Ogg pages name their codec in the first packet. */
+export function oggClue(header: Uint8Array): ContentGuess {
+  const packet = ascii(header, 28, 40);
+  if (packet.startsWith('OpusHead')) return { format: 'opus', confidence: 0.97, reason: 'Ogg stream with Opus codec', minSize: 64 };
+  if (packet.startsWith('\x80theora')) return { format: 'ogv', confidence: 0.96, reason: 'Ogg stream with Theora video', minSize: 64 };
+  if (packet.startsWith('\x7fFLAC')) return { format: 'ogg', confidence: 0.85, reason: 'Ogg stream with FLAC codec', family: ['ogg', 'oga'] };
+  return { format: 'ogg', confidence: 0.95, reason: 'Ogg stream with Vorbis codec', minSize: 64 };
+}
+
+/** RIFF containers: WAVE, AVI, WebP. */
+export function riffClue(header: Uint8Array): ContentGuess | undefined {
+  const form = ascii(header, 8, 12);
+  if (form === 'WAVE') return { format: 'wav', confidence: 0.98, reason: 'RIFF form WAVE', minSize: 44 };
+  if (form === 'AVI ') return { format: 'avi', confidence: 0.98, reason: 'RIFF form AVI', minSize: 64 };
+  if (form === 'WEBP') return { format: 'webp', confidence: 0.99, reason: 'RIFF form WEBP', minSize: 26 };
+  return undefined;
+}

@@ -1,0 +1,97 @@
+import { extensionOf, type FileFormat, formatByExtension, formatsByMimeType, getFormat } from '@fileshift/formats';
+import { binarySignature } from './binary-signatures.js';
+import type { ContentGuess } from './content-guess.js';
+import { decodeText, sniffText } from './text-sniffer.js';
+
+export const HEADER_LIMIT = 200;
+
+export interface DetectionInput {
+  filename?: string;
+  sizeBytes: number;
+  createdAt?: Date;
+  /** A MIME type the caller guessed; a weaker prior than the extension. */
+  mimeHint?: string;
+  /** At most the first 200 bytes of the file. */
+  header: Uint8Array;
+}
+
+export interface DetectionCandidate {
+  format: FileFormat;
+  /** 0..1 */
+  confidence: number;
+  reasons: string[];
+}
+
+export interface DetectionResult {
+  candidates: DetectionCandidate[];
+  best: DetectionCandidate | null;
+  /** The file name's extension names the best candidate's format. */
+  extensionMatches: boolean;
+}
+
+const TEXTUAL = new Set(['text', 'code', 'data']);
+const TEXT_TABLES = new Set(['csv', 'tsv']);
+const isTextual = (format: FileFormat) => TEXTUAL.has(format.category) || TEXT_TABLES.has(format.id) || format.id === 'svg' || format.id === 'rtf';
+
+/**
+ * Ranks the formats a file may be: the bytes first (magic numbers, container clues, text
+ * sniffing), the extension (or MIME hint) as a prior that raises agreement, picks within a family
+ * the bytes cannot split, and stands alone only at low confidence.
+ */
+export function detectFormat(input: DetectionInput): DetectionResult {
+  const header = input.header.subarray(0, HEADER_LIMIT);
+  const extension = extensionOf(input.filename ?? '');
+  const prior = formatByExtension(extension) ?? (input.mimeHint ? formatsByMimeType(input.mimeHint)[0] : undefined);
+  if (input.sizeBytes === 0 || header.length === 0) return result([], extension);
+
+  const content = binarySignature(header) ?? textGuess(header);
+  const candidates: DetectionCandidate[] = [];
+  const add = (format: FileFormat | undefined, confidence: number, reasons: string[]) => {
+    if (!format || candidates.some((c) => c.format.id === format.id)) return;
+    candidates.push({ format, confidence: round(Math.min(0.99, Math.max(0.01, confidence))), reasons });
+  };
+
+  if (!content) {
+    if (prior) add(prior, 0.35, [`only the ${extension ? `extension .${extension}` : `MIME hint ${input.mimeHint}`} suggests it; the bytes show no known signature`]);
+    return result(candidates, extension);
+  }
+
+  const detected = getFormat(content.format)!;
+  let confidence = content.confidence;
+  const reasons = [content.reason];
+  if (content.minSize !== undefined && input.sizeBytes < content.minSize) {
+    confidence *= 0.3;
+    reasons.push(`${input.sizeBytes} bytes is too small for a whole ${detected.id} file`);
+  }
+
+  if (prior && prior.id !== detected.id && content.family?.includes(prior.id)) {
+    add(prior, Math.max(confidence, 0.88), [...reasons, `the extension picks ${prior.id} among ${content.family.join('/')}`]);
+    add(detected, confidence * 0.5, reasons);
+  } else if (prior && prior.id !== detected.id && isTextual(prior) && detected.category === 'text' && content.confidence <= 0.6) {
+    // Generic text: the extension knows better (a .py, .css or .log file is text).
+    add(prior, 0.75, [`text content consistent with the extension .${extension}`]);
+    add(detected, confidence * 0.6, reasons);
+  } else if (prior && prior.id !== detected.id && isTextual(prior) && isTextual(detected) && content.confidence < 0.8) {
+    add(prior, 0.7, [`text content; the extension .${extension} names ${prior.id}`]);
+    add(detected, confidence * 0.8, reasons);
+  } else if (prior && prior.id === detected.id) {
+    add(detected, 1 - (1 - confidence) / 2, [...reasons, 'the extension agrees']);
+  } else {
+    add(detected, prior ? confidence * 0.97 : confidence, prior ? [...reasons, `the extension .${extension} says ${prior.id}, the content does not`] : reasons);
+    if (prior) add(prior, 0.1, [`only the extension .${extension} suggests it`]);
+  }
+  return result(candidates, extension);
+}
+
+function textGuess(header: Uint8Array): ContentGuess | undefined {
+  const decoded = decodeText(header);
+  return decoded ? sniffText(decoded.text) : undefined;
+}
+
+function result(candidates: DetectionCandidate[], extension: string): DetectionResult {
+  candidates.sort((a, b) => b.confidence - a.confidence);
+  const best = candidates[0] ?? null;
+  return { candidates, best, extensionMatches: Boolean(best && extension && best.format.extensions.includes(extension)) };
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;

@@ -1,0 +1,146 @@
+import type { ContentGuess } from './content-guess.js';
+
+/**
+ * Decodes the header as text (BOM-aware) or returns undefined for binary. The last line may be cut
+ * off by the 200-byte limit, so callers treat it as partial.
+ */
+export function decodeText(header: Uint8Array): { text: string; encoding: string } | undefined {
+  if (header.length >= 2 && header[0] === 0xff && header[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(header.subarray(2)), encoding: 'utf-16le' };
+  if (header.length >= 2 && header[0] === 0xfe && header[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(header.subarray(2)), encoding: 'utf-16be' };
+  const body = header[0] === 0xef && header[1] === 0xbb && header[2] === 0xbf ? header.subarray(3) : header;
+  let control = 0;
+  for (const byte of body) {
+    if (byte === 0) return undefined;
+    if (byte < 0x09 || (byte > 0x0d && byte < 0x20 && byte !== 0x1b)) control++;
+  }
+  if (control > body.length * 0.05) return undefined;
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(body);
+  const replacements = (text.match(/\uFFFD/g) ?? []).length;
+  // Up to the last 3 bytes may be a multi-byte character cut by the limit; beyond that, Latin-1 text.
+  return { text, encoding: replacements > 1 ? 'latin1' : 'utf-8' };
+}
+
+const guess = (format: string, confidence: number, reason: string): ContentGuess => ({ format, confidence, reason });
+
+/** What a text header looks like: markup dialects, data formats, tables, markdown, code. */
+export function sniffText(text: string): ContentGuess {
+  const trimmed = text.replace(/^\s+/, '');
+  const lower = trimmed.slice(0, 200).toLowerCase();
+
+  if (trimmed.startsWith('{\\rtf')) return guess('rtf', 0.99, 'RTF header');
+  if (trimmed.startsWith('%!PS')) return guess(lower.includes('epsf') ? 'eps' : 'ps', 0.95, 'PostScript header');
+  if (trimmed.startsWith('<')) return sniffMarkup(lower);
+  if (/^<\?php/i.test(trimmed)) return guess('php', 0.95, 'PHP open tag');
+  if (trimmed.startsWith('WEBVTT')) return guess('vtt', 0.98, 'WEBVTT header');
+  if (/^BEGIN:VCALENDAR/i.test(trimmed)) return guess('ics', 0.98, 'iCalendar BEGIN:VCALENDAR');
+  if (/^BEGIN:VCARD/i.test(trimmed)) return guess('vcf', 0.98, 'vCard BEGIN:VCARD');
+  if (/^\d+\r?\n\d\d:\d\d:\d\d[,.]\d{3} --> /.test(trimmed)) return guess('srt', 0.97, 'SubRip cue');
+  if (/^\\(documentclass|documentstyle|input|usepackage)/.test(trimmed)) return guess('tex', 0.92, 'LaTeX preamble');
+  if (/^#!.*\b(ba|z|da|k)?sh\b/.test(trimmed)) return guess('sh', 0.93, 'shell shebang');
+  if (/^#!.*\bpython/.test(trimmed)) return guess('py', 0.93, 'python shebang');
+  if (/^#!.*\b(node|deno|bun)\b/.test(trimmed)) return guess('js', 0.9, 'node shebang');
+  if (/^#!.*\bperl\b/.test(trimmed)) return guess('pl', 0.9, 'perl shebang');
+  if (/^#!.*\bruby\b/.test(trimmed)) return guess('rb', 0.9, 'ruby shebang');
+  if (/^(Return-Path|Received|From|Delivered-To|Message-ID|MIME-Version|X-[\w-]+):[ \t]/m.test(trimmed.slice(0, 100)) && /^[\w-]+: .*\r?\n[\w-]+: /.test(trimmed)) {
+    return guess('eml', 0.85, 'RFC 822 header lines');
+  }
+  const json = sniffJson(trimmed);
+  if (json) return json;
+
+  const lines = completeLines(text);
+  const table = sniffTable(lines);
+  if (table) return table;
+  if (lines.some((l) => /^\[[^\]]+\]\s*$/.test(l)) && lines.filter((l) => /^[\w.-]+\s*=\s*/.test(l)).length >= 1) {
+    return lines.some((l) => /=\s*("|\[|\d|true|false)/.test(l)) && !lines.some((l) => /^[\w.-]+=[^"\d[\s]/.test(l))
+      ? guess('toml', 0.7, 'TOML tables and typed values')
+      : guess('ini', 0.75, 'INI sections and key=value lines');
+  }
+  if (trimmed.startsWith('---') || yamlLines(lines) >= Math.max(2, lines.length * 0.6)) return guess('yaml', 0.75, 'YAML mapping lines');
+  if (markdownScore(lines) >= 2) return guess('md', 0.8, 'Markdown headings, lists or links');
+  const code = sniffCode(trimmed);
+  if (code) return code;
+  if (/^\s*[*=#-]{3,}\s*$/m.test(text) && /^[=-]{3,}$/m.test(text)) return guess('rst', 0.5, 'reStructuredText underlines');
+  return guess('txt', 0.6, 'plain text');
+}
+
+function sniffMarkup(lower: string): ContentGuess {
+  const root = lower.replace(/<\?xml[^>]*>/, '').replace(/<!--[\s\S]*?-->/g, '').trimStart();
+  if (/^<!doctype html|^<html[\s>]/.test(root) || /<(head|body|meta|title|div|script)[\s>]/.test(root.slice(0, 120))) {
+    return guess('html', 0.95, 'HTML document');
+  }
+  if (/^<(svg|!doctype svg)[\s>]/.test(root) || root.includes('<svg')) return guess('svg', 0.97, 'SVG root element');
+  if (/^<rss[\s>]/.test(root) || root.includes('<rss')) return guess('rss', 0.95, 'RSS root element');
+  if (/^<feed[\s>]/.test(root)) return guess('atom', 0.95, 'Atom feed root element');
+  if (/^<kml[\s>]/.test(root)) return guess('kml', 0.95, 'KML root element');
+  if (/^<gpx[\s>]/.test(root)) return guess('gpx', 0.95, 'GPX root element');
+  if (/^<(!doctype plist|plist)[\s>]/.test(root)) return guess('plist', 0.95, 'property list');
+  if (/^<fictionbook[\s>]/.test(root)) return guess('fb2', 0.95, 'FictionBook root element');
+  if (lower.startsWith('<?xml') || /^<[a-z_][\w:.-]*[\s>/]/.test(root)) return guess('xml', 0.9, 'XML document');
+  return guess('txt', 0.4, 'text starting with "<"');
+}
+
+function sniffJson(trimmed: string): ContentGuess | undefined {
+  if (!/^[[{]/.test(trimmed)) return undefined;
+  if (!/^(\{\s*("|\})|\[\s*([[{"\d\]-]|true|false|null))/.test(trimmed)) return undefined;
+  const lines = trimmed.split(/\r?\n/).filter((l) => l.trim());
+  if (lines.length >= 2 && lines.slice(0, -1).every((l) => /^\{.*\}\s*$/.test(l.trim()))) return guess('ndjson', 0.85, 'one JSON object per line');
+  if (/"type"\s*:\s*"(FeatureCollection|Feature)"/.test(trimmed)) return guess('geojson', 0.9, 'GeoJSON type member');
+  if (/"asset"\s*:\s*\{[^}]*"version"/.test(trimmed)) return guess('gltf', 0.85, 'glTF asset member');
+  return guess('json', 0.92, 'JSON object or array');
+}
+
+/** Lines of the header except the last one, which the 200-byte cut may have truncated. */
+function completeLines(text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  if (!/\n$/.test(text)) lines.pop();
+  return lines.filter((line) => line.trim().length > 0);
+}
+
+function sniffTable(lines: string[]): ContentGuess | undefined {
+  if (lines.length < 2) return undefined;
+  for (const [delimiter, format] of [['\t', 'tsv'], [',', 'csv'], [';', 'csv']] as const) {
+    const counts = lines.map((line) => countOutsideQuotes(line, delimiter));
+    if (counts[0]! >= 1 && counts.every((count) => count === counts[0])) {
+      return guess(format, lines.length >= 3 ? 0.85 : 0.7, `${lines.length} lines with ${counts[0]! + 1} ${delimiter === '\t' ? 'tab' : `"${delimiter}"`}-separated fields`);
+    }
+  }
+  return undefined;
+}
+
+function countOutsideQuotes(line: string, delimiter: string): number {
+  let count = 0;
+  let quoted = false;
+  for (const char of line) {
+    if (char === '"') quoted = !quoted;
+    else if (char === delimiter && !quoted) count++;
+  }
+  return count;
+}
+
+function yamlLines(lines: string[]): number {
+  return lines.filter((l) => /^\s*(- )?[\w"'.-]+:(\s|$)/.test(l) || /^\s*- \S/.test(l) || /^\s*#/.test(l)).length;
+}
+
+function markdownScore(lines: string[]): number {
+  let score = 0;
+  for (const line of lines) {
+    if (/^#{1,6} \S/.test(line)) score += 2;
+    else if (/^```/.test(line) || /^\s*[-*+] \S/.test(line) || /^\s*\d+\. \S/.test(line) || /^> /.test(line)) score += 1;
+    else if (/\[[^\]]+\]\([^)]+\)/.test(line) || /\*\*[^*]+\*\*/.test(line)) score += 1;
+  }
+  return score;
+}
+
+function sniffCode(text: string): ContentGuess | undefined {
+  if (/^#include\s*[<"]/m.test(text)) return guess(/\b(class|namespace|template|std::)\b/.test(text) ? 'cpp' : 'c', 0.8, '#include directive');
+  if (/^package\s+[a-z]\w*\s*$/m.test(text) && /^import\s+(\(|")/m.test(text)) return guess('go', 0.85, 'Go package and import');
+  if (/^package\s+[\w.]+;/m.test(text) || /^import\s+java\./m.test(text) || /public\s+(final\s+)?class\s+\w+/.test(text)) return guess('java', 0.8, 'Java package or class');
+  if (/^(use\s+[\w:]+;|fn\s+main\s*\(|pub\s+(fn|struct|mod)\s)/m.test(text)) return guess('rs', 0.75, 'Rust items');
+  if (/^(def|class)\s+\w+.*:\s*$/m.test(text) || /^(from\s+[\w.]+\s+)?import\s+[\w.]+(\s+as\s+\w+)?\s*$/m.test(text)) return guess('py', 0.7, 'Python def/import');
+  if (/^(import|export)\s.+from\s+['"]/m.test(text) || /\b(const|let)\s+\w+\s*=/.test(text) || /function\s+\w+\s*\(/.test(text)) {
+    return guess(/:\s*(string|number|boolean)\b|\binterface\s+\w+|\btype\s+\w+\s*=/.test(text) ? 'ts' : 'js', 0.65, 'ECMAScript statements');
+  }
+  if (/^\s*(SELECT|INSERT|CREATE|UPDATE|DELETE|ALTER|DROP)\s/im.test(text)) return guess('sql', 0.7, 'SQL statement');
+  if (/^[\w\s.#:,>*[\]="-]+\{\s*[\w-]+\s*:/m.test(text)) return guess('css', 0.65, 'CSS rule');
+  return undefined;
+}
