@@ -1,5 +1,5 @@
-import { type Chain, createPublicClient, createWalletClient, defineChain, type Hex, http, type PublicClient } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Chain, createPublicClient, createWalletClient, defineChain, getAddress, getContractAddress, type Hex, http, type PublicClient, type Transport, type WalletClient } from 'viem';
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import {
   ANVIL_TEST_KEYS,
   DEPLOYER_INDEX,
@@ -53,21 +53,7 @@ export class DevChain {
       const actualChainId = await publicClient.getChainId();
       if (actualChainId !== DEV_CHAIN_ID) throw new Error(`the dev chain at ${rpcUrl} has chain id ${actualChainId}, expected ${DEV_CHAIN_ID}`);
       const deployer = createWalletClient({ chain, transport: http(rpcUrl), account: privateKeyToAccount(ANVIL_TEST_KEYS[DEPLOYER_INDEX]) });
-      const deployHash = await deployer.deployContract({ abi: TEST_USDC_ABI, bytecode: artifact.bytecode as Hex });
-      const receipt = await publicClient.waitForTransactionReceipt({ hash: deployHash, pollingInterval: 50 });
-      const usdcAddress = receipt.contractAddress as `0x${string}`;
-      const mints: Hex[] = [];
-      for (const key of ANVIL_TEST_KEYS) {
-        mints.push(
-          await deployer.writeContract({
-            address: usdcAddress,
-            abi: TEST_USDC_ABI,
-            functionName: 'mint',
-            args: [privateKeyToAccount(key).address, INITIAL_USDC_PER_ACCOUNT],
-          }),
-        );
-      }
-      await Promise.all(mints.map((hash) => publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })));
+      const usdcAddress = (await existingToken(publicClient, deployer.account.address)) ?? (await deployAndFund(publicClient, deployer));
       return new DevChain(rpcUrl, usdcAddress, publicClient, anvil);
     } catch (error) {
       await anvil?.stop();
@@ -113,4 +99,35 @@ export class DevChain {
   async stop(): Promise<void> {
     await this.anvil?.stop();
   }
+}
+
+/**
+ * The token is the deployer's first contract, so its address is fixed. A chain that already has
+ * it (a shared anvil behind DEVCHAIN_RPC_URL) is reused as it is.
+ */
+async function existingToken(publicClient: PublicClient, deployer: `0x${string}`): Promise<`0x${string}` | undefined> {
+  if ((await publicClient.getTransactionCount({ address: deployer })) === 0) return undefined;
+  const address = getContractAddress({ from: deployer, nonce: 0n });
+  const code = await publicClient.getCode({ address });
+  if (!code || code === '0x') throw new Error(`the dev chain's deployer has sent transactions but no token is at ${address}`);
+  return address;
+}
+
+async function deployAndFund(publicClient: PublicClient, deployer: WalletClient<Transport, Chain, PrivateKeyAccount>): Promise<`0x${string}`> {
+  const deployHash = await deployer.deployContract({ abi: TEST_USDC_ABI, bytecode: artifact.bytecode as Hex });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash: deployHash, pollingInterval: 50 });
+  const usdcAddress = getAddress(receipt.contractAddress!);
+  const mints: Hex[] = [];
+  for (const key of ANVIL_TEST_KEYS) {
+    mints.push(
+      await deployer.writeContract({
+        address: usdcAddress,
+        abi: TEST_USDC_ABI,
+        functionName: 'mint',
+        args: [privateKeyToAccount(key).address, INITIAL_USDC_PER_ACCOUNT],
+      }),
+    );
+  }
+  await Promise.all(mints.map((hash) => publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })));
+  return usdcAddress;
 }

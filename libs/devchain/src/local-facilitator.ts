@@ -13,6 +13,7 @@ import { type DevChain, devChainDefinition } from './dev-chain.js';
  */
 export class LocalFacilitatorClient implements FacilitatorClient {
   private readonly facilitator: x402Facilitator;
+  private lastSettlement: Promise<unknown> = Promise.resolve();
 
   constructor(chain: DevChain) {
     const account = privateKeyToAccount(chain.facilitatorPrivateKey);
@@ -25,8 +26,11 @@ export class LocalFacilitatorClient implements FacilitatorClient {
     return this.facilitator.verify(payload, requirements);
   }
 
+  /** One settlement at a time: the facilitator account's transactions must not race for nonces. */
   settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
-    return this.facilitator.settle(payload, requirements);
+    const settled = this.lastSettlement.then(() => this.facilitator.settle(payload, requirements));
+    this.lastSettlement = settled.catch(() => undefined);
+    return settled;
   }
 
   async getSupported(): Promise<SupportedResponse> {

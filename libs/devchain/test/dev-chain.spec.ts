@@ -54,6 +54,14 @@ describe('dev chain with real settlement (anvil)', () => {
     }
   });
 
+  it('attaching through an RPC URL reuses the deployed token instead of deploying another', async () => {
+    const attached = await DevChain.start({ rpcUrl: chain.rpcUrl });
+    expect(attached.usdcAddress).toBe(chain.usdcAddress);
+    expect(await attached.usdcBalanceOf(attached.payTo)).toBe(await chain.usdcBalanceOf(chain.payTo));
+    await attached.stop();
+    await chain.assertReachable();
+  });
+
   it('verifies and settles an x402 exact payment made by the official client: exactly the amount moves', async () => {
     const [payerKey] = chain.payerPrivateKeys;
     const { account, payload } = await pay(payerKey!, requirements());

@@ -22,6 +22,8 @@ export interface SettledPayment {
  * the same network by throwing {@link PaymentReplayError}: that is what stops a replayed payload.
  */
 export interface PaymentLedger {
+  /** Whether a payment with this nonce was already presented on this network (answers replays with a clear reason). */
+  wasPresented(network: string, nonce: string): Promise<boolean>;
   recordVerified(record: VerifiedPaymentRecord): Promise<string>;
   recordSettled(id: string, settlement: SettledPayment): Promise<void>;
   recordFailed(id: string, reason: string): Promise<void>;

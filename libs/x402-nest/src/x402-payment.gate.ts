@@ -20,6 +20,8 @@ import { encodeHeader, readPaymentHeader, upgradeV1Payment } from './payment-hea
 import { payerOf, paymentNonce } from './payment-nonce.js';
 import { X402PaymentRequiredException, X402UnavailableException } from './x402.exceptions.js';
 
+const REPLAY_REASON = 'payment_already_used: this signed payment was presented before';
+
 export interface PaidRoute {
   /** Stable name of the paid operation, recorded with each payment. */
   name: string;
@@ -82,6 +84,10 @@ export class X402PaymentGate {
         paymentHeader = encodeHeader(presented.payload);
     }
 
+    const presentedPayload = JSON.parse(Buffer.from(paymentHeader, 'base64').toString('utf8')) as PaymentPayload;
+    if (await this.options.ledger.wasPresented(presentedPayload.accepted.network, paymentNonce(presentedPayload))) {
+      throw await this.challenge(server, context(), REPLAY_REASON);
+    }
     const verified = await this.unlessUnavailable(() => server.processHTTPRequest(context(paymentHeader)), 'verify');
     if (verified.type === 'payment-error') throw this.refusal(verified.response);
     if (verified.type !== 'payment-verified') throw new Error(`route ${route.name} is not protected`);
@@ -150,7 +156,7 @@ export class X402PaymentGate {
       });
     } catch (error) {
       if (error instanceof PaymentReplayError) {
-        throw await this.challenge(server, context, 'payment_already_used: this signed payment was presented before');
+        throw await this.challenge(server, context, REPLAY_REASON);
       }
       throw error;
     }

@@ -11,6 +11,10 @@ const UNIQUE_VIOLATION = '23505';
 export class PaymentLedgerRepository implements PaymentLedger {
   constructor(@InjectRepository(PaymentRecord) private readonly records: Repository<PaymentRecord>) {}
 
+  async wasPresented(network: string, nonce: string): Promise<boolean> {
+    return this.records.exists({ where: { network, nonce } });
+  }
+
   async recordVerified(record: VerifiedPaymentRecord): Promise<string> {
     try {
       const saved = await this.records.save(
