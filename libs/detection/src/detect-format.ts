@@ -44,7 +44,8 @@ export function detectFormat(input: DetectionInput): DetectionResult {
   const prior = formatByExtension(extension) ?? (input.mimeHint ? formatsByMimeType(input.mimeHint)[0] : undefined);
   if (input.sizeBytes === 0 || header.length === 0) return result([], extension);
 
-  const content = binarySignature(header) ?? textGuess(header);
+  // A byte-order mark means text, even where its bytes look like an audio frame sync.
+  const content = hasBom(header) ? textGuess(header) : (binarySignature(header) ?? textGuess(header));
   const candidates: DetectionCandidate[] = [];
   const add = (format: FileFormat | undefined, confidence: number, reasons: string[]) => {
     if (!format || candidates.some((c) => c.format.id === format.id)) return;
@@ -57,12 +58,8 @@ export function detectFormat(input: DetectionInput): DetectionResult {
   }
 
   const detected = getFormat(content.format)!;
-  let confidence = content.confidence;
+  const confidence = content.confidence;
   const reasons = [content.reason];
-  if (content.minSize !== undefined && input.sizeBytes < content.minSize) {
-    confidence *= 0.3;
-    reasons.push(`${input.sizeBytes} bytes is too small for a whole ${detected.id} file`);
-  }
 
   if (prior && prior.id !== detected.id && content.family?.includes(prior.id)) {
     add(prior, Math.max(confidence, 0.88), [...reasons, `the extension picks ${prior.id} among ${content.family.join('/')}`]);
@@ -80,7 +77,17 @@ export function detectFormat(input: DetectionInput): DetectionResult {
     add(detected, prior ? confidence * 0.97 : confidence, prior ? [...reasons, `the extension .${extension} says ${prior.id}, the content does not`] : reasons);
     if (prior) add(prior, 0.1, [`only the extension .${extension} suggests it`]);
   }
+  if (content.minSize !== undefined && input.sizeBytes < content.minSize) {
+    for (const candidate of candidates) {
+      candidate.confidence = round(candidate.confidence * 0.3);
+      candidate.reasons.push(`${input.sizeBytes} bytes is too small for a whole ${detected.id} file`);
+    }
+  }
   return result(candidates, extension);
+}
+
+function hasBom(header: Uint8Array): boolean {
+  return (header[0] === 0xef && header[1] === 0xbb && header[2] === 0xbf) || (header[0] === 0xff && header[1] === 0xfe) || (header[0] === 0xfe && header[1] === 0xff);
 }
 
 function textGuess(header: Uint8Array): ContentGuess | undefined {

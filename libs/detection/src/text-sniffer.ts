@@ -55,7 +55,10 @@ export function sniffText(text: string): ContentGuess {
       ? guess('toml', 0.7, 'TOML tables and typed values')
       : guess('ini', 0.75, 'INI sections and key=value lines');
   }
-  if (trimmed.startsWith('---') || yamlLines(lines) >= Math.max(2, lines.length * 0.6)) return guess('yaml', 0.75, 'YAML mapping lines');
+  const keyLines = lines.filter((l) => /^\s*(- )?[\w"'.-]+:(\s|$)/.test(l)).length;
+  if (trimmed.startsWith('---\n') || trimmed.startsWith('---\r\n') || (keyLines >= 2 && yamlLines(lines) >= lines.length * 0.6)) {
+    return guess('yaml', 0.75, 'YAML mapping lines');
+  }
   if (markdownScore(lines) >= 2) return guess('md', 0.8, 'Markdown headings, lists or links');
   const code = sniffCode(trimmed);
   if (code) return code;

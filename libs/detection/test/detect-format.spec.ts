@@ -1,0 +1,157 @@
+import { getFormat } from '@fileshift/formats';
+import { describe, expect, it } from 'vitest';
+import { assessConversionCompatibility, detectFormat, suggestFilename } from '../src/index.js';
+
+const hex = (value: string) => Buffer.from(value.replace(/\s+/g, ''), 'hex');
+const text = (value: string) => Buffer.from(value, 'utf8');
+const PNG = hex('89504e470d0a1a0a 0000000d49484452 0000000100000001 0806000000 1f15c489');
+
+function zipEntry(name: string, content = ''): Buffer {
+  const header = Buffer.alloc(30);
+  header.writeUInt32LE(0x04034b50, 0);
+  header.writeUInt16LE(Buffer.byteLength(name), 26);
+  return Buffer.concat([header, text(name), text(content)]);
+}
+
+const detect = (filename: string, header: Uint8Array, sizeBytes = 50_000) => detectFormat({ filename, sizeBytes, header });
+const best = (filename: string, header: Uint8Array, sizeBytes?: number) => detect(filename, header, sizeBytes).best?.format.id;
+
+describe('detectFormat', () => {
+  it('reads magic numbers; the extension raises agreement', () => {
+    const agreeing = detect('a.png', PNG);
+    const silent = detect('a', PNG);
+    expect(agreeing.best?.format.id).toBe('png');
+    expect(agreeing.extensionMatches).toBe(true);
+    expect(agreeing.best!.confidence).toBeGreaterThan(silent.best!.confidence - 0.0001);
+  });
+
+  it('detects the content when the extension is wrong, and says so', () => {
+    const result = detect('holiday.jpg', PNG);
+    expect(result.best?.format.id).toBe('png');
+    expect(result.extensionMatches).toBe(false);
+    expect(result.candidates.map((c) => c.format.id)).toContain('jpg');
+    expect(result.best!.confidence).toBeGreaterThan(0.9);
+  });
+
+  it('tells Office Open XML, OpenDocument and EPUB apart by the first zip entry', () => {
+    expect(best('x', zipEntry('word/document.xml'))).toBe('docx');
+    expect(best('x', zipEntry('xl/workbook.xml'))).toBe('xlsx');
+    expect(best('x', zipEntry('ppt/presentation.xml'))).toBe('pptx');
+    expect(best('x.xlsx', zipEntry('[Content_Types].xml'))).toBe('xlsx');
+    expect(best('x', zipEntry('mimetype', 'application/vnd.oasis.opendocument.text'))).toBe('odt');
+    expect(best('x', zipEntry('mimetype', 'application/vnd.oasis.opendocument.text-template'))).toBe('ott');
+    expect(best('x', zipEntry('mimetype', 'application/vnd.oasis.opendocument.spreadsheet'))).toBe('ods');
+    expect(best('x', zipEntry('mimetype', 'application/epub+zip'))).toBe('epub');
+    expect(best('x', zipEntry('photos/1.txt'))).toBe('zip');
+  });
+
+  it('lets the extension pick within a family the bytes cannot split', () => {
+    const ole2 = hex('d0cf11e0a1b11ae1 0000000000000000');
+    expect(best('sheet.xls', ole2)).toBe('xls');
+    expect(best('deck.ppt', ole2)).toBe('ppt');
+    expect(best('mail.msg', ole2)).toBe('msg');
+    expect(best('unknown', ole2)).toBe('doc');
+  });
+
+  it('reads ISO-BMFF brands, RIFF forms, EBML doctypes and Ogg codecs', () => {
+    const ftyp = (brand: string) => Buffer.concat([hex('00000020'), text(`ftyp${brand}00000200isomiso2`)]);
+    expect(best('x', ftyp('isom'))).toBe('mp4');
+    expect(best('x', ftyp('M4A '))).toBe('m4a');
+    expect(best('x', ftyp('qt  '))).toBe('mov');
+    expect(best('x', ftyp('heic'))).toBe('heic');
+    expect(best('x', ftyp('avif'))).toBe('avif');
+    const riff = (form: string) => Buffer.concat([text('RIFF'), hex('24080000'), text(form)]);
+    expect(best('x', riff('WAVE'))).toBe('wav');
+    expect(best('x', riff('AVI '))).toBe('avi');
+    expect(best('x', riff('WEBP'))).toBe('webp');
+    expect(best('x', Buffer.concat([hex('1a45dfa3 9f4286810142f7810142f2810442f381084282'), text('webm')]))).toBe('webm');
+    expect(best('x', Buffer.concat([hex('1a45dfa3 a34286810142f7810142f2810442f381084282'), text('matroska')]))).toBe('mkv');
+    const ogg = (packet: string) => Buffer.concat([text('OggS'), Buffer.alloc(24), text(packet)]);
+    expect(best('x', ogg('OpusHead'))).toBe('opus');
+    expect(best('x', ogg('\x01vorbis'))).toBe('ogg');
+  });
+
+  it('sniffs text formats', () => {
+    expect(best('x', text('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10">'))).toBe('svg');
+    expect(best('x', text('<!DOCTYPE html>\n<html><head><title>x</title>'))).toBe('html');
+    expect(best('x', text('<?xml version="1.0"?>\n<rss version="2.0"><channel>'))).toBe('rss');
+    expect(best('x', text('<?xml version="1.0"?>\n<feed xmlns="http://www.w3.org/2005/Atom">'))).toBe('atom');
+    expect(best('x', text('<?xml version="1.0"?>\n<catalog><book id="1">'))).toBe('xml');
+    expect(best('x', text('{\n  "name": "fileshift",\n  "version": 1\n}'))).toBe('json');
+    expect(best('x', text('{"a":1}\n{"a":2}\n{"a":3}\n'))).toBe('ndjson');
+    expect(best('x', text('{\\rtf1\\ansi\\deff0 {\\fonttbl'))).toBe('rtf');
+    expect(best('x', text('name,age,city\nada,36,london\nalan,41,wilmslow\n'))).toBe('csv');
+    expect(best('x', text('name\tage\nada\t36\nalan\t41\n'))).toBe('tsv');
+    expect(best('x', text('# Title\n\nSome *text* and a [link](http://x).\n\n- item\n- item\n'))).toBe('md');
+    expect(best('x', text('---\nname: fileshift\nversion: 1\nitems:\n  - a\n'))).toBe('yaml');
+    expect(best('x', text('%!PS-Adobe-3.0\n%%Creator: x\n'))).toBe('ps');
+    expect(best('x', text('WEBVTT\n\n00:00.000 --> 00:01.000\nhi\n'))).toBe('vtt');
+    expect(best('x', text('#!/bin/bash\necho hi\n'))).toBe('sh');
+    expect(best('x', text('Just some words in a sentence.\nAnd another line here.\n'))).toBe('txt');
+  });
+
+  it('trusts a specific textual extension over generic text', () => {
+    expect(best('style.css', text('This is not obviously anything.\n'))).toBe('css');
+    expect(best('server.log', text('2026-01-01 started\n2026-01-01 stopped\n'))).toBe('txt');
+  });
+
+  it('handles BOMs and UTF-16', () => {
+    expect(best('x', Buffer.concat([hex('efbbbf'), text('{"a": 1}')]))).toBe('json');
+    expect(best('x', Buffer.concat([hex('fffe'), Buffer.from('<html><body>hi', 'utf16le')]))).toBe('html');
+  });
+
+  it('falls back to the extension at low confidence when the bytes say nothing', () => {
+    const result = detect('notes.docx', hex('00 01 02 03 04 05 06 07 08 09 0a 0b'));
+    expect(result.best?.format.id).toBe('docx');
+    expect(result.best!.confidence).toBeLessThanOrEqual(0.5);
+    expect(detect('noext', hex('00 01 02 03 04 05 06 07')).best).toBeNull();
+  });
+
+  it('distrusts a size no whole file of the format can have', () => {
+    const tiny = Buffer.concat([hex('00000020'), text('ftypisom')]);
+    expect(detect('clip.mp4', tiny, 12).best!.confidence).toBeLessThan(0.5);
+    expect(detect('clip.mp4', tiny, 100_000).best!.confidence).toBeGreaterThan(0.9);
+  });
+
+  it('detects nothing in an empty file', () => {
+    expect(detect('empty.png', new Uint8Array(0), 0)).toEqual({ candidates: [], best: null, extensionMatches: false });
+  });
+
+  it('reads only the first 200 bytes', () => {
+    const long = Buffer.concat([Buffer.alloc(300, 0x41), PNG]);
+    expect(best('x', long)).toBe('txt');
+  });
+});
+
+describe('suggestFilename', () => {
+  const png = getFormat('png')!;
+  it('keeps the base name and puts the canonical extension', () => {
+    expect(suggestFilename('holiday.jpg', png)).toBe('holiday.png');
+    expect(suggestFilename('holiday.PNG', png)).toBe('holiday.PNG');
+    expect(suggestFilename('holiday', png)).toBe('holiday.png');
+    expect(suggestFilename('my.holiday.2026.bin', png)).toBe('my.holiday.2026.png');
+    expect(suggestFilename('report.final-version', png)).toBe('report.final-version.png');
+    expect(suggestFilename('.hidden', png)).toBe('.hidden.png');
+    expect(suggestFilename('dir/sub/file.jpg', png)).toBe('file.png');
+    expect(suggestFilename('', png)).toBe('file.png');
+    expect(suggestFilename('photo.jpeg', getFormat('jpg')!)).toBe('photo.jpeg');
+  });
+});
+
+describe('assessConversionCompatibility', () => {
+  const candidate = (id: string, confidence: number) => ({ format: getFormat(id)!, confidence, reasons: [] });
+  const targetsOf = (id: string) => (id === 'png' ? ['jpg', 'webp'] : []);
+  const assess = (best: ReturnType<typeof candidate> | null, sizeBytes = 1000) =>
+    assessConversionCompatibility({ best, sizeBytes, maxSizeBytes: 41_943_040, targetsOf });
+
+  it('grades by confidence, size and what the engines read', () => {
+    expect(assess(null)).toMatchObject({ status: 'unknown', confidence: 0 });
+    expect(assess(candidate('png', 0.97)).status).toBe('yes');
+    expect(assess(candidate('png', 0.75)).status).toBe('likely');
+    expect(assess(candidate('png', 0.35)).status).toBe('maybe');
+    expect(assess(candidate('png', 0.97), 41_943_041)).toMatchObject({ status: 'no' });
+    expect(assess(candidate('png', 0.97), 41_943_041).reason).toContain('41943040');
+    expect(assess(candidate('exe', 0.98))).toMatchObject({ status: 'no' });
+    expect(assess(candidate('png', 0.97)).reason).toContain('jpg');
+  });
+});
