@@ -92,7 +92,7 @@ const PROBES: readonly Probe[] = [
   (h) => isoBmffClue(h),
   (h) => (startsWith(h, [0x1a, 0x45, 0xdf, 0xa3]) ? ebmlClue(h) : undefined),
   (h) => (startsWithText(h, 'OggS') ? oggClue(h) : undefined),
-  magic('wmv', [0x30, 0x26, 0xb2, 0x75, 0x8e, 0x66, 0xcf, 0x11], 0.8),
+  (h) => (startsWith(h, [0x30, 0x26, 0xb2, 0x75, 0x8e, 0x66, 0xcf, 0x11]) ? { format: 'wmv', confidence: 0.8, reason: 'ASF header object', family: ['wmv', 'wma'] } : undefined),
   magic('mpeg', [0x00, 0x00, 0x01, 0xba], 0.95),
   magic('mpeg', [0x00, 0x00, 0x01, 0xb3], 0.9),
   (h) => (h[0] === 0x47 && (h.length < 189 || h[188] === 0x47) && h.length >= 4 && (h[1]! & 0x80) === 0 ? { format: 'm2ts', confidence: h.length >= 189 ? 0.9 : 0.5, reason: 'MPEG-TS sync bytes' } : undefined),
@@ -115,6 +115,8 @@ const PROBES: readonly Probe[] = [
   magic('glb', 'glTF', 0.98),
   magic('fbx', 'Kaydara FBX Binary', 0.98),
   (h) => (startsWithText(h, 'ply\n') || startsWithText(h, 'ply\r\n') ? { format: 'ply', confidence: 0.95, reason: 'PLY header' } : undefined),
+  (h) => (looksLikeTar(h) ? { format: 'tar', confidence: 0.85, reason: 'tar header fields (mode, size, checksum)', minSize: 512 } : undefined),
+  (h) => (looksLikeTga(h) ? { format: 'tga', confidence: 0.45, reason: 'TGA header fields' } : undefined),
 ];
 
 /** The binary format the magic numbers show, if any. */
@@ -141,3 +143,27 @@ function id3Clue(header: Uint8Array): ContentGuess {
   return { format: 'mp3', confidence: 0.95, reason: 'ID3 tag', family: ['mp3', 'aac'] };
 }
 
+
+const isOctalField = (header: Uint8Array, start: number, length: number) => {
+  let digits = 0;
+  for (let i = start; i < start + length; i++) {
+    const byte = header[i];
+    if (byte === undefined) return false;
+    if (byte >= 0x30 && byte <= 0x37) digits++;
+    else if (byte !== 0x20 && byte !== 0x00) return false;
+  }
+  return digits > 0;
+};
+
+/** The "ustar" magic sits at byte 257, past the 200 we see: read the octal header fields instead. */
+function looksLikeTar(header: Uint8Array): boolean {
+  return header.length >= 157 && header[0] !== 0 && isOctalField(header, 100, 8) && isOctalField(header, 124, 12) && isOctalField(header, 136, 12) && isOctalField(header, 148, 8);
+}
+
+/** TGA has no magic number; its header fields are constrained enough to tell it from text. */
+function looksLikeTga(header: Uint8Array): boolean {
+  if (header.length < 18) return false;
+  const [idLength, colorMapType, imageType] = [header[0]!, header[1]!, header[2]!];
+  const depth = header[16]!;
+  return idLength < 64 && (colorMapType === 0 || colorMapType === 1) && [1, 2, 3, 9, 10, 11].includes(imageType) && [8, 15, 16, 24, 32].includes(depth);
+}

@@ -39,7 +39,7 @@ export function zipClue(header: Uint8Array): ContentGuess {
   if (name === 'index.xml' || name.startsWith('Index/') || name.startsWith('Data/')) {
     return { format: 'zip', confidence: 0.6, reason: 'Apple iWork package entries', family: ['pages', 'numbers', 'key', 'zip'] };
   }
-  if (/\.(jpe?g|png|gif|webp)$/i.test(name)) return { format: 'zip', confidence: 0.8, reason: 'zip of images', family: ['zip', 'cbz'] };
+  if (/\.(jpe?g|png|gif|webp)$/i.test(name)) return { format: 'cbz', confidence: 0.75, reason: 'zip of images (comic book archive)', family: ['cbz', 'zip'] };
   return { format: 'zip', confidence: 0.9, reason: 'zip local file header', family: ZIP_BASED, minSize: 22 };
 }
 

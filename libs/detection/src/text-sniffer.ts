@@ -36,6 +36,9 @@ export function sniffText(text: string): ContentGuess {
   if (/^BEGIN:VCARD/i.test(trimmed)) return guess('vcf', 0.98, 'vCard BEGIN:VCARD');
   if (/^\d+\r?\n\d\d:\d\d:\d\d[,.]\d{3} --> /.test(trimmed)) return guess('srt', 0.97, 'SubRip cue');
   if (/^\\(documentclass|documentstyle|input|usepackage)/.test(trimmed)) return guess('tex', 0.92, 'LaTeX preamble');
+  if (/\\(documentclass|PassOptionsToPackage|usepackage|begin\{document\}|section\{)/.test(trimmed)) return guess('tex', 0.85, 'LaTeX commands');
+  if (/^#define \w+_width \d+/.test(trimmed)) return guess('xbm', 0.95, 'X BitMap #define header');
+  if (/^#\+(TITLE|AUTHOR|BEGIN_\w+|OPTIONS):/im.test(trimmed)) return guess('org', 0.9, 'Org-mode keywords');
   if (/^#!.*\b(ba|z|da|k)?sh\b/.test(trimmed)) return guess('sh', 0.93, 'shell shebang');
   if (/^#!.*\bpython/.test(trimmed)) return guess('py', 0.93, 'python shebang');
   if (/^#!.*\b(node|deno|bun)\b/.test(trimmed)) return guess('js', 0.9, 'node shebang');
@@ -50,6 +53,11 @@ export function sniffText(text: string): ContentGuess {
   const lines = completeLines(text);
   const table = sniffTable(lines);
   if (table) return table;
+  if (/^={1,5} \S/.test(trimmed)) return guess('adoc', 0.8, 'AsciiDoc title');
+  if (lines.some((l) => /^\*{1,4} \S/.test(l)) && !lines.some((l) => /^#{1,6} \S|^\s*[-+] \S/.test(l)) && /^\*+ \S/.test(trimmed)) {
+    return guess('org', 0.7, 'Org-mode headlines');
+  }
+  if (rstUnderlines(lines) >= 1) return guess('rst', 0.75, 'reStructuredText section underlines');
   if (lines.some((l) => /^\[[^\]]+\]\s*$/.test(l)) && lines.filter((l) => /^[\w.-]+\s*=\s*/.test(l)).length >= 1) {
     return lines.some((l) => /=\s*("|\[|\d|true|false)/.test(l)) && !lines.some((l) => /^[\w.-]+=[^"\d[\s]/.test(l))
       ? guess('toml', 0.7, 'TOML tables and typed values')
@@ -62,22 +70,21 @@ export function sniffText(text: string): ContentGuess {
   if (markdownScore(lines) >= 2) return guess('md', 0.8, 'Markdown headings, lists or links');
   const code = sniffCode(trimmed);
   if (code) return code;
-  if (/^\s*[*=#-]{3,}\s*$/m.test(text) && /^[=-]{3,}$/m.test(text)) return guess('rst', 0.5, 'reStructuredText underlines');
   return guess('txt', 0.6, 'plain text');
 }
 
 function sniffMarkup(lower: string): ContentGuess {
   const root = lower.replace(/<\?xml[^>]*>/, '').replace(/<!--[\s\S]*?-->/g, '').trimStart();
-  if (/^<!doctype html|^<html[\s>]/.test(root) || /<(head|body|meta|title|div|script)[\s>]/.test(root.slice(0, 120))) {
-    return guess('html', 0.95, 'HTML document');
-  }
-  if (/^<(svg|!doctype svg)[\s>]/.test(root) || root.includes('<svg')) return guess('svg', 0.97, 'SVG root element');
-  if (/^<rss[\s>]/.test(root) || root.includes('<rss')) return guess('rss', 0.95, 'RSS root element');
-  if (/^<feed[\s>]/.test(root)) return guess('atom', 0.95, 'Atom feed root element');
+  if (/^<!doctype html|^<html[\s>]/.test(root)) return guess('html', 0.96, 'HTML document');
+  if (/^<(svg|!doctype svg)[\s>]/.test(root)) return guess('svg', 0.97, 'SVG root element');
+  if (/^<rss[\s>]/.test(root)) return guess('rss', 0.95, 'RSS root element');
+  if (/^<feed[\s>/]/.test(root)) return guess('atom', 0.95, 'Atom feed root element');
   if (/^<kml[\s>]/.test(root)) return guess('kml', 0.95, 'KML root element');
-  if (/^<gpx[\s>]/.test(root)) return guess('gpx', 0.95, 'GPX root element');
+  if (/^<gpx[\s>/]/.test(root)) return guess('gpx', 0.95, 'GPX root element');
   if (/^<(!doctype plist|plist)[\s>]/.test(root)) return guess('plist', 0.95, 'property list');
   if (/^<fictionbook[\s>]/.test(root)) return guess('fb2', 0.95, 'FictionBook root element');
+  if (/^<(head|body|meta|title|div|p|script|style|link|table|h[1-6])[\s>]/.test(root)) return guess('html', 0.85, 'HTML elements');
+  if (root.includes('<svg')) return guess('svg', 0.85, 'SVG element');
   if (lower.startsWith('<?xml') || /^<[a-z_][\w:.-]*[\s>/]/.test(root)) return guess('xml', 0.9, 'XML document');
   return guess('txt', 0.4, 'text starting with "<"');
 }
@@ -102,6 +109,8 @@ function completeLines(text: string): string[] {
 function sniffTable(lines: string[]): ContentGuess | undefined {
   if (lines.length < 2) return undefined;
   for (const [delimiter, format] of [['\t', 'tsv'], [',', 'csv'], [';', 'csv']] as const) {
+    // Statements ending in ";" (code) are not a table.
+    if (lines.every((line) => line.trimEnd().endsWith(delimiter))) continue;
     const counts = lines.map((line) => countOutsideQuotes(line, delimiter));
     if (counts[0]! >= 1 && counts.every((count) => count === counts[0])) {
       return guess(format, lines.length >= 3 ? 0.85 : 0.7, `${lines.length} lines with ${counts[0]! + 1} ${delimiter === '\t' ? 'tab' : `"${delimiter}"`}-separated fields`);
@@ -116,6 +125,16 @@ function countOutsideQuotes(line: string, delimiter: string): number {
   for (const char of line) {
     if (char === '"') quoted = !quoted;
     else if (char === delimiter && !quoted) count++;
+  }
+  return count;
+}
+
+/** Title lines underlined (or over- and underlined) with a repeated punctuation character, as rST writes them. */
+function rstUnderlines(lines: string[]): number {
+  let count = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!.trimEnd();
+    if (/^([=\-~^"'`#*+])\1{2,}$/.test(line) && lines[i - 1]!.trim().length > 0 && !/^([=\-~^"'`#*+])\1{2,}$/.test(lines[i - 1]!.trim()) && Math.abs(line.length - lines[i - 1]!.trimEnd().length) <= 2) count++;
   }
   return count;
 }
@@ -135,6 +154,8 @@ function markdownScore(lines: string[]): number {
 }
 
 function sniffCode(text: string): ContentGuess | undefined {
+  if (/^\s*#\s*(ifndef|ifdef|define|pragma)\b/m.test(text)) return guess('c', 0.7, 'C preprocessor directives');
+  if (/^\/\*/.test(text) && /\*\//.test(text) && !/^\s*(import|export|const|let|function)\b/m.test(text)) return guess('c', 0.55, 'C block comment');
   if (/^#include\s*[<"]/m.test(text)) return guess(/\b(class|namespace|template|std::)\b/.test(text) ? 'cpp' : 'c', 0.8, '#include directive');
   if (/^package\s+[a-z]\w*\s*$/m.test(text) && /^import\s+(\(|")/m.test(text)) return guess('go', 0.85, 'Go package and import');
   if (/^package\s+[\w.]+;/m.test(text) || /^import\s+java\./m.test(text) || /public\s+(final\s+)?class\s+\w+/.test(text)) return guess('java', 0.8, 'Java package or class');

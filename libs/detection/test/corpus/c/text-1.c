@@ -1,0 +1,2 @@
+#include "x.h"
+static int f(int a) { return a; }

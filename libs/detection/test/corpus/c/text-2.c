@@ -1,0 +1,2 @@
+#include <stdlib.h>
+#include <string.h>

@@ -1,0 +1,4 @@
+from pathlib import Path
+
+class Thing:
+    pass

@@ -1,0 +1,2 @@
+#!/bin/bash
+for f in *; do echo "$f"; done
