@@ -8,7 +8,7 @@
  *   npx tsx tools/detection-corpus/generate.ts
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -229,8 +229,7 @@ function textAndData(): void {
     md: [],
   };
   for (const [format, contents] of Object.entries(texts)) {
-    const ext = format === 'sqlite' ? 'sqlite' : format;
-    contents.forEach((content, index) => keep(format, file(`text-${index}.${ext}`, content)));
+    contents.forEach((content, index) => keep(format, file(`text-${index}.${format}`, content)));
   }
 }
 

@@ -37,6 +37,17 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     expect(validator.version).toBe('3.1');
     expect(document.paths['/api/x402/v1/health'].get.responses['200']).toBeDefined();
     expect(document.components.schemas.ErrorResponse).toBeDefined();
+    for (const schema of ['DetectFileTypeRequest', 'DetectFileTypeResponse', 'DetectedFormat', 'ConvertFileCompatibility', 'PaymentRequired']) {
+      expect(document.components.schemas[schema], schema).toBeDefined();
+    }
+    const detect = document.paths['/api/x402/v1/detect-file-type'].post;
+    expect(detect['x-payment-info']).toMatchObject({
+      price: { mode: 'fixed', currency: 'USDC', amount: '0.002000' },
+      protocols: [{ x402: { scheme: 'exact', network: 'eip155:31337', amount: '2000' } }],
+    });
+    expect(detect.responses['402'].headers['PAYMENT-REQUIRED']).toBeDefined();
+    expect(Object.keys(detect.responses)).toEqual(expect.arrayContaining(['200', '400', '402', '422', '429', '500', '503']));
+    expect(document.paths['/api/v1/detect_file_type'].post.security).toEqual([{ ApiKey: [] }]);
   });
 
   it('serves the same document as YAML', async () => {
@@ -62,6 +73,7 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     const body = (await wellKnown.json()) as { resources: Array<{ resource: string; price: Record<string, string> }> };
     const detect = body.resources.find((r) => r.resource.endsWith('/detect-file-type'));
     expect(detect?.price).toMatchObject({ mode: 'fixed', amount: '0.002000', atomic_units: '2000' });
+    expect((body as unknown as { devChain: { payerPrivateKey: string } }).devChain.payerPrivateKey).toMatch(/^0x[0-9a-f]{64}$/);
     const result = body.resources.find((r) => r.resource.endsWith('/result'));
     expect(result?.price).toMatchObject({ mode: 'dynamic', min: '0.020000', max: '0.040000' });
   });

@@ -17,7 +17,8 @@ export class LocalFacilitatorClient implements FacilitatorClient {
 
   constructor(chain: DevChain) {
     const account = privateKeyToAccount(chain.facilitatorPrivateKey);
-    const client = createWalletClient({ account, chain: devChainDefinition(chain.rpcUrl), transport: http(chain.rpcUrl) }).extend(publicActions);
+    // anvil mines at once: poll for receipts every 20 ms instead of viem's default seconds.
+    const client = createWalletClient({ account, chain: devChainDefinition(chain.rpcUrl), transport: http(chain.rpcUrl), pollingInterval: 20 }).extend(publicActions);
     const signer = toFacilitatorEvmSigner({ ...(client as any), address: account.address }, { confirmationTimeoutMs: 30_000 });
     this.facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: chain.network });
   }
