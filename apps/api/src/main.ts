@@ -4,6 +4,8 @@ import { loadConfig } from './config/app-config.js';
 import { createHttpApp, createWorkerContext } from './bootstrap.js';
 import { databaseDescription } from './database/data-source-options.js';
 import { createLogger } from './logging/create-logger.js';
+import { announceDevChain } from './payments/announce-dev-chain.js';
+import { PaymentRails } from './payments/payment-rails.js';
 import { checkRedisReachable } from './queue/check-redis.js';
 import { serviceVersion } from './version.js';
 
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
     const http = await createHttpApp(config, logger);
     await http.listen({ port: config.port, host: config.host });
     logger.info(`listening on http://${config.host}:${config.port}/api/x402/v1/`);
+    announceDevChain(http.get(PaymentRails), (line) => process.stdout.write(`${line}\n`));
     app = http;
   }
 
