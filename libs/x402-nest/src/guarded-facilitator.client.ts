@@ -1,5 +1,5 @@
 import { FacilitatorResponseError, type FacilitatorClient } from '@x402/core/server';
-import type { PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from '@x402/core/types';
+import { type PaymentPayload, type PaymentRequirements, SettleError, type SettleResponse, type SupportedResponse, VerifyError, type VerifyResponse } from '@x402/core/types';
 
 /**
  * A facilitator client whose infrastructure failures (unreachable facilitator, chain RPC down)
@@ -35,7 +35,8 @@ export class GuardedFacilitatorClient implements FacilitatorClient {
     try {
       return await run();
     } catch (error) {
-      if (error instanceof FacilitatorResponseError) throw error;
+      // A refused payment stays a refusal (402); only infrastructure failures become unavailability.
+      if (error instanceof FacilitatorResponseError || error instanceof VerifyError || error instanceof SettleError) throw error;
       const failure = new FacilitatorResponseError(`facilitator ${operation} failed: ${error instanceof Error ? error.message : String(error)}`);
       failure.cause = error;
       throw failure;
