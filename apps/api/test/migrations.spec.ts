@@ -62,3 +62,22 @@ describe('migrations on embedded PGlite', () => {
     }
   });
 });
+
+describe('the migrate target', () => {
+  it('applies the migrations of the built service to DATABASE_URL and reports it', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const database = await createTestDatabase();
+    try {
+      const script = fileURLToPath(new URL('../dist/migrate.js', import.meta.url));
+      const run = () => spawnSync(process.execPath, [script], { env: { PATH: process.env.PATH, DATABASE_URL: database.url }, encoding: 'utf8' });
+      const first = run();
+      expect(first.status).toBe(0);
+      expect(first.stdout).toContain(`applied ${MIGRATIONS.map((m) => m.name).join(', ')}`);
+      const second = run();
+      expect(second.stdout).toContain('schema already up to date');
+    } finally {
+      await database.drop();
+    }
+  });
+});
