@@ -47,8 +47,4 @@ export class PaymentLedgerRepository implements PaymentLedger {
   async recordFailed(id: string, reason: string): Promise<void> {
     await this.records.update({ id }, { status: 'failed', failureReason: reason.slice(0, 500) });
   }
-
-  findSettledForJob(jobId: string, endpoint: string): Promise<PaymentRecord | null> {
-    return this.records.findOne({ where: { jobId, endpoint, status: 'settled' }, order: { createdAt: 'ASC' } });
-  }
 }
