@@ -11,6 +11,8 @@ export interface ConversionRequest {
   outputPath: string;
   from: string;
   to: string;
+  /** Where engines may create their per-job temporary directory (default: the system temp dir). */
+  workRoot?: string;
 }
 
 export interface ConversionContext {

@@ -1,4 +1,5 @@
 import sharp, { type FormatEnum } from 'sharp';
+import { ConversionError } from './conversion-error.js';
 import type { ConversionContext, ConversionPair, ConversionRequest, Converter } from './converter.js';
 
 const READS = ['jpg', 'png', 'webp', 'avif', 'tiff', 'gif', 'svg'] as const;
@@ -25,11 +26,20 @@ export class SharpImageConverter implements Converter {
 
   async convert(request: ConversionRequest, context: ConversionContext): Promise<void> {
     const to = request.to as (typeof WRITES)[number];
+    if (!OUTPUT_FORMAT[to]) throw new ConversionError('unsupported_output_format', `sharp does not write ${request.to}.`);
     context.signal.throwIfAborted();
-    await sharp(request.inputPath, { limitInputPixels: MAX_INPUT_PIXELS, animated: to === 'gif' || to === 'webp' })
-      .rotate()
-      .toFormat(OUTPUT_FORMAT[to])
-      .toFile(request.outputPath);
+    try {
+      await sharp(request.inputPath, { limitInputPixels: MAX_INPUT_PIXELS, animated: to === 'gif' || to === 'webp' })
+        .rotate()
+        .toFormat(OUTPUT_FORMAT[to])
+        .toFile(request.outputPath);
+    } catch (error) {
+      const message = (error as Error).message;
+      if (/pixel limit/i.test(message)) {
+        throw new ConversionError('security_rejected', `The image has more than ${MAX_INPUT_PIXELS} pixels.`, false, message);
+      }
+      throw new ConversionError('unsupported_or_corrupt_input', `The input could not be read as a ${request.from} image.`, false, message);
+    }
     context.onProgress?.(100);
   }
 }

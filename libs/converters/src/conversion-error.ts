@@ -1,0 +1,24 @@
+/** The spec's failure_type values. */
+export type FailureType =
+  | 'unsupported_or_corrupt_input'
+  | 'unsupported_output_format'
+  | 'file_too_large'
+  | 'security_rejected'
+  | 'provider_error'
+  | 'timeout'
+  | 'unknown';
+
+/** A conversion that did not succeed, with a message safe to show (no paths, no stack). */
+export class ConversionError extends Error {
+  constructor(
+    readonly failureType: FailureType,
+    message: string,
+    /** A transient failure worth another attempt (e.g. an engine process that crashed). */
+    readonly retryable = false,
+    /** Engine diagnostics for the log only. */
+    readonly diagnostics?: string,
+  ) {
+    super(message);
+    this.name = 'ConversionError';
+  }
+}
