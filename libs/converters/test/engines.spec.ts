@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { crc32, deflateSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -43,7 +44,7 @@ describe('sharp images', () => {
     writeFileSync(corrupt, Buffer.from('89504e470d0a1a0a00000000garbage', 'hex'));
     await expectFailure(sharpConverter.convert({ inputPath: corrupt, outputPath: join(dir, 'x.webp'), from: 'png', to: 'webp' }, context()), 'unsupported_or_corrupt_input');
     const bomb = join(dir, 'bomb.png');
-    await sharp({ create: { width: 12000, height: 10000, channels: 1, background: 0 } }).png({ compressionLevel: 9 }).toFile(bomb);
+    writeFileSync(bomb, pngDeclaring(50_000, 50_000));
     await expectFailure(sharpConverter.convert({ inputPath: bomb, outputPath: join(dir, 'y.webp'), from: 'png', to: 'webp' }, context()), 'security_rejected');
   });
 });
@@ -96,14 +97,8 @@ describe('ffmpeg audio (Debian ffmpeg)', () => {
 
 describe('SandboxedProcessRunner', () => {
   const runner = new SandboxedProcessRunner();
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  // A killed process may linger as a zombie until its new parent reaps it: that is not alive.
+  const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
   it('kills the whole process tree on timeout', async () => {
     const pidFile = join(dir, 'pids');
@@ -147,3 +142,20 @@ describe('SandboxedProcessRunner', () => {
     expect(env).toContain(`HOME=${dir}`);
   });
 });
+
+/** A tiny PNG whose header declares huge dimensions: a decompression bomb as the decoder sees it. */
+function pngDeclaring(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
+}
