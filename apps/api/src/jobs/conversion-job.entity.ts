@@ -1,0 +1,64 @@
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+export type ConversionJobStatus = 'queued' | 'processing' | 'done' | 'failed';
+
+/** One conversion requested through the x402 API; removed (files and details) 24 hours after creation. */
+@Entity({ name: 'conversion_jobs' })
+@Check('ck_conversion_jobs_status', `"status" IN ('queued', 'processing', 'done', 'failed')`)
+export class ConversionJob {
+  @PrimaryColumn({ type: 'text' })
+  id!: string;
+
+  @Column({ type: 'text' })
+  status!: ConversionJobStatus;
+
+  @Column({ name: 'progress_percent', type: 'integer', default: 0 })
+  progressPercent!: number;
+
+  @Column({ name: 'original_filename', type: 'text' })
+  originalFilename!: string;
+
+  @Column({ name: 'file_created_at', type: 'timestamptz' })
+  fileCreatedAt!: Date;
+
+  @Column({ name: 'input_size_bytes', type: 'bigint', transformer: { to: (v: number) => v, from: (v: string) => Number(v) } })
+  inputSizeBytes!: number;
+
+  @Column({ name: 'input_sha256', type: 'text' })
+  inputSha256!: string;
+
+  @Column({ name: 'detected_input_format', type: 'text' })
+  detectedInputFormat!: string;
+
+  @Column({ name: 'target_format', type: 'text' })
+  targetFormat!: string;
+
+  @Column({ name: 'result_size_bytes', type: 'bigint', nullable: true, transformer: { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) } })
+  resultSizeBytes!: number | null;
+
+  @Column({ name: 'failure_type', type: 'text', nullable: true })
+  failureType!: string | null;
+
+  @Column({ name: 'failure_message', type: 'text', nullable: true })
+  failureMessage!: string | null;
+
+  @Index('uq_conversion_jobs_idempotency_key', { unique: true })
+  @Column({ name: 'idempotency_key', type: 'text', nullable: true })
+  idempotencyKey!: string | null;
+
+  @Column({ name: 'request_fingerprint', type: 'text' })
+  requestFingerprint!: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt!: Date | null;
+
+  @Index('ix_conversion_jobs_expires_at')
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt!: Date;
+}
