@@ -15,8 +15,8 @@ export class ConversionError extends Error {
     message: string,
     /** A transient failure worth another attempt (e.g. an engine process that crashed). */
     readonly retryable = false,
-    /** Engine diagnostics for the log only. */
-    readonly diagnostics?: string,
+    /** Engine diagnostics (stderr tail) for the log only, never for the client. */
+    public diagnostics?: string,
   ) {
     super(message);
     this.name = 'ConversionError';

@@ -11,30 +11,36 @@ export class ConversionGraph {
   }
 
   targetsOf(from: string): string[] {
-    return [...(this.edges.get(from)?.keys() ?? [])];
+    return [...(this.edges.get(from.toLowerCase())?.keys() ?? [])];
   }
 
   canConvert(from: string, to: string): boolean {
-    return this.edges.get(from)?.has(to) ?? false;
+    return this.edge(from, to) !== undefined;
   }
 
   isRecommended(from: string, to: string): boolean {
-    return this.edges.get(from)?.get(to)?.recommended ?? false;
+    return this.edge(from, to)?.recommended ?? false;
   }
 
   converterFor(from: string, to: string): Converter | undefined {
-    return this.edges.get(from)?.get(to)?.converter;
+    return this.edge(from, to)?.converter;
   }
 
   sourceFormats(): string[] {
     return [...this.edges.keys()];
   }
 
+  private edge(from: string, to: string) {
+    return this.edges.get(from.toLowerCase())?.get(to.toLowerCase());
+  }
+
   private add(pair: ConversionPair, converter: Converter): void {
-    if (pair.from === pair.to) return;
-    const targets = this.edges.get(pair.from) ?? new Map();
-    // The first engine registered for a pair keeps it.
-    if (!targets.has(pair.to)) targets.set(pair.to, { converter, recommended: Boolean(pair.recommended) });
-    this.edges.set(pair.from, targets);
+    const from = pair.from.toLowerCase();
+    const to = pair.to.toLowerCase();
+    if (from === to) return;
+    const targets = this.edges.get(from) ?? new Map();
+    // The first engine registered for a pair keeps it: the registry lists engines by preference.
+    if (!targets.has(to)) targets.set(to, { converter, recommended: Boolean(pair.recommended) });
+    this.edges.set(from, targets);
   }
 }

@@ -1,14 +1,15 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { stat } from 'node:fs/promises';
 import { ConversionError } from './conversion-error.js';
-import type { ConversionContext, ConversionPair, ConversionRequest, Converter } from './converter.js';
+import type { ConversionContext, ConversionOutcome, ConversionPair, ConversionRequest, Converter, EngineAvailability } from './converter.js';
 import { SandboxedProcessRunner } from './sandboxed-process.runner.js';
 
 const AUDIO = ['mp3', 'wav', 'ogg', 'flac', 'm4a', 'aac', 'opus'] as const;
 type Audio = (typeof AUDIO)[number];
-const RECOMMENDED = new Set<Audio>(['mp3', 'wav', 'flac']);
+/** The targets most people want: a universal lossy one, a lossless one, an editable one. */
+const RECOMMENDED = new Set<string>(['mp3', 'wav', 'flac']);
+const PROBE_TIMEOUT_MS = 15_000;
+/** nice exits 127 when the engine binary is not there. */
+const COMMAND_NOT_FOUND = 127;
 
 /** Encoder and muxer per target: chosen by us, never by the caller. */
 const OUTPUT_ARGS: Record<Audio, string[]> = {
@@ -18,16 +19,9 @@ const OUTPUT_ARGS: Record<Audio, string[]> = {
   flac: ['-c:a', 'flac', '-f', 'flac'],
   m4a: ['-c:a', 'aac', '-b:a', '192k', '-f', 'ipod'],
   aac: ['-c:a', 'aac', '-b:a', '192k', '-f', 'adts'],
-  opus: ['-c:a', 'libopus', '-b:a', '128k', '-f', 'opus'],
+  // libopus accepts only these rates; 48 kHz is its native one.
+  opus: ['-c:a', 'libopus', '-b:a', '128k', '-ar', '48000', '-f', 'opus'],
 };
-
-export interface FfmpegLimits {
-  timeoutMs: number;
-  maxOutputBytes: number;
-  maxDurationSeconds: number;
-}
-
-export const DEFAULT_FFMPEG_LIMITS: FfmpegLimits = { timeoutMs: 120_000, maxOutputBytes: 512 * 1024 * 1024, maxDurationSeconds: 3 * 3600 };
 
 /** Audio through ffmpeg (Debian package), inside the sandboxed runner: local files only, no network. */
 export class FfmpegAudioConverter implements Converter {
@@ -35,16 +29,19 @@ export class FfmpegAudioConverter implements Converter {
 
   constructor(
     private readonly runner = new SandboxedProcessRunner(),
-    private readonly limits: FfmpegLimits = DEFAULT_FFMPEG_LIMITS,
-    private readonly binary = 'ffmpeg',
+    private readonly ffmpeg = 'ffmpeg',
+    private readonly ffprobe = 'ffprobe',
   ) {}
 
-  async probe() {
+  async probe(): Promise<EngineAvailability> {
     try {
-      const { stdout } = await promisify(execFile)(this.binary, ['-hide_banner', '-version'], { timeout: 5000 });
-      return { available: true, version: stdout.split('\n')[0] };
+      const result = await this.runner.run({ command: this.ffmpeg, args: ['-hide_banner', '-version'], timeoutMs: PROBE_TIMEOUT_MS });
+      if (result.exitCode !== 0) return { available: false, problem: `${this.ffmpeg} is not installed (apt-get install ffmpeg)` };
+      const probe = await this.runner.run({ command: this.ffprobe, args: ['-version'], timeoutMs: PROBE_TIMEOUT_MS });
+      if (probe.exitCode !== 0) return { available: false, problem: `${this.ffprobe} is not installed (apt-get install ffmpeg)` };
+      return { available: true, version: result.stdout.split('\n')[0] };
     } catch (error) {
-      return { available: false, problem: `${this.binary} is not installed (apt-get install ffmpeg): ${(error as Error).message}` };
+      return { available: false, problem: (error as Error).message };
     }
   }
 
@@ -52,37 +49,71 @@ export class FfmpegAudioConverter implements Converter {
     return AUDIO.flatMap((from) => AUDIO.filter((to) => to !== from).map((to) => ({ from, to, recommended: RECOMMENDED.has(to) })));
   }
 
-  async convert(request: ConversionRequest, context: ConversionContext): Promise<void> {
+  async convert(request: ConversionRequest, context: ConversionContext): Promise<ConversionOutcome> {
     const to = request.to as Audio;
-    if (!OUTPUT_ARGS[to]) throw new ConversionError('unsupported_output_format', `ffmpeg does not write ${request.to} here.`);
-    const workDir = await mkdtemp(join(request.workRoot ?? '/tmp', 'ffmpeg-'));
-    try {
-      const result = await this.runner.run({
-        command: this.binary,
-        args: [
-          '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
-          '-protocol_whitelist', 'file,pipe',
-          '-i', `file:${request.inputPath}`,
-          '-t', String(this.limits.maxDurationSeconds),
-          '-vn', '-sn', '-dn', '-map_metadata', '-1',
-          ...OUTPUT_ARGS[to],
-          '-progress', 'pipe:1',
-          `file:${request.outputPath}`,
-        ],
-        cwd: workDir,
-        timeoutMs: this.limits.timeoutMs,
-        outputPath: request.outputPath,
-        maxOutputBytes: this.limits.maxOutputBytes,
-        signal: context.signal,
-        onStdout: (chunk) => {
-          if (/progress=end/.test(chunk)) context.onProgress?.(100);
-        },
-      });
-      if (result.exitCode !== 0) {
-        throw new ConversionError('unsupported_or_corrupt_input', `The input could not be read as ${request.from} audio.`, false, result.stderrTail);
-      }
-    } finally {
-      await rm(workDir, { recursive: true, force: true });
+    if (!Object.hasOwn(OUTPUT_ARGS, to)) throw new ConversionError('unsupported_output_format', `This engine does not write ${request.to}.`);
+    const limits = context.limits;
+    const durationSeconds = Math.min(await this.durationOf(request, context), limits.maxDurationSeconds);
+
+    let pending = '';
+    const result = await this.runner.run({
+      command: this.ffmpeg,
+      args: [
+        '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
+        '-protocol_whitelist', 'file,pipe',
+        '-i', `file:${request.inputPath}`,
+        '-t', String(limits.maxDurationSeconds),
+        '-vn', '-sn', '-dn', '-map_metadata', '-1',
+        ...OUTPUT_ARGS[to],
+        '-progress', 'pipe:1', '-nostats',
+        `file:${request.outputPath}`,
+      ],
+      workRoot: context.workRoot,
+      timeoutMs: limits.timeoutMs,
+      outputPath: request.outputPath,
+      maxOutputBytes: limits.maxOutputBytes,
+      signal: context.signal,
+      onStdout: (chunk) => {
+        // -progress writes key=value lines; out_time_us against the probed duration gives a percentage.
+        const lines = (pending + chunk).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          const [key, value] = line.split('=');
+          if (key === 'out_time_us' && durationSeconds > 0) {
+            const percent = Math.min(99, Math.max(0, (Number(value) / 1e6 / durationSeconds) * 100));
+            if (Number.isFinite(percent)) context.onProgress?.(Math.round(percent));
+          }
+        }
+      },
+    });
+    if (result.exitCode === COMMAND_NOT_FOUND) throw new ConversionError('provider_error', 'The audio engine is not available.', true, result.stderrTail);
+    if (result.exitCode !== 0) {
+      throw new ConversionError('unsupported_or_corrupt_input', `The input could not be converted as ${request.from} audio.`, false, result.stderrTail);
     }
+    context.onProgress?.(100);
+    const outputBytes = await stat(request.outputPath).then((s) => s.size, () => 0);
+    if (outputBytes === 0) throw new ConversionError('unsupported_or_corrupt_input', 'The input holds no audio that could be converted.', false, result.stderrTail);
+    return { engine: this.id, outputBytes };
+  }
+
+  /** ffprobe first: it rejects non-audio input early and gives the duration for progress. */
+  private async durationOf(request: ConversionRequest, context: ConversionContext): Promise<number> {
+    const result = await this.runner.run({
+      command: this.ffprobe,
+      args: [
+        '-v', 'error', '-protocol_whitelist', 'file',
+        '-select_streams', 'a:0', '-show_entries', 'stream=codec_type:format=duration', '-of', 'default=noprint_wrappers=1',
+        `file:${request.inputPath}`,
+      ],
+      workRoot: context.workRoot,
+      timeoutMs: Math.min(context.limits.timeoutMs, PROBE_TIMEOUT_MS),
+      signal: context.signal,
+    });
+    if (result.exitCode === COMMAND_NOT_FOUND) throw new ConversionError('provider_error', 'The audio engine is not available.', true, result.stderrTail);
+    if (result.exitCode !== 0 || !/codec_type=audio/.test(result.stdout)) {
+      throw new ConversionError('unsupported_or_corrupt_input', `The input could not be read as ${request.from} audio.`, false, result.stderrTail);
+    }
+    const duration = Number(/duration=([\d.]+)/.exec(result.stdout)?.[1]);
+    return Number.isFinite(duration) ? duration : 0;
   }
 }

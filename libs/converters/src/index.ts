@@ -1,7 +1,16 @@
-export { ConversionGraph } from './conversion-graph.js';
-export type { ConversionContext, ConversionPair, ConversionRequest, Converter } from './converter.js';
-export { createConversionGraph, knownConverters } from './create-conversion-graph.js';
-export { MAX_INPUT_PIXELS, SharpImageConverter } from './sharp-image.converter.js';
 export { ConversionError, type FailureType } from './conversion-error.js';
-export { DEFAULT_FFMPEG_LIMITS, FfmpegAudioConverter, type FfmpegLimits } from './ffmpeg-audio.converter.js';
-export { type SandboxedResult, type SandboxedRun, SandboxedProcessRunner } from './sandboxed-process.runner.js';
+export { ConversionGraph } from './conversion-graph.js';
+export { DEFAULT_CONVERSION_LIMITS } from './conversion-limits.js';
+export type {
+  ConversionContext,
+  ConversionLimits,
+  ConversionOutcome,
+  ConversionPair,
+  ConversionRequest,
+  Converter,
+  EngineAvailability,
+} from './converter.js';
+export { createConversionGraph, createDefaultRegistry, knownConverters, type ConverterRegistry } from './create-default-registry.js';
+export { FfmpegAudioConverter } from './ffmpeg-audio.converter.js';
+export { SandboxedProcessRunner, type SandboxedResult, type SandboxedRun } from './sandboxed-process.runner.js';
+export { SharpImageConverter } from './sharp-image.converter.js';

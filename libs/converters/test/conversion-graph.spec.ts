@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ConversionGraph } from '../src/conversion-graph.js';
 import type { ConversionPair, Converter } from '../src/converter.js';
-import { createConversionGraph } from '../src/create-conversion-graph.js';
+import { createConversionGraph } from '../src/create-default-registry.js';
 
 const fake = (id: string, pairs: ConversionPair[], available = true): Converter => ({
   id,
   probe: async () => ({ available }),
   pairs: () => pairs,
-  convert: async () => {},
+  convert: async () => ({ engine: id, outputBytes: 0 }),
 });
 
 describe('ConversionGraph', () => {

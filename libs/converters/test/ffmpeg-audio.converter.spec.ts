@@ -1,0 +1,95 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FfmpegAudioConverter } from '../src/ffmpeg-audio.converter.js';
+import { expectFailure, testContext } from './support/test-context.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'fileshift-ffmpeg-'));
+const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-ffmpeg-work-'));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(workRoot, { recursive: true, force: true });
+});
+const ffprobe = (path: string, entry: string) => execFileSync('ffprobe', ['-v', 'error', '-show_entries', entry, '-of', 'csv=p=0', path], { encoding: 'utf8' }).trim();
+
+describe('FfmpegAudioConverter (Debian package ffmpeg)', () => {
+  const converter = new FfmpegAudioConverter();
+  let mp3 = '';
+  let wav = '';
+  let flac = '';
+
+  beforeAll(async () => {
+    const probe = await converter.probe();
+    if (!probe.available) {
+      console.error(`\n*** ENGINE MISSING: ffmpeg (${probe.problem}). Install the Debian package ffmpeg; these tests FAIL without it. ***\n`);
+      return;
+    }
+    mp3 = join(dir, 'tone.mp3');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:a', 'libmp3lame', mp3]);
+    wav = join(dir, 'tone.wav');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', wav]);
+    flac = join(dir, 'tone.flac');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', flac]);
+  });
+
+  it('is installed on this machine', async () => {
+    expect((await converter.probe()).available).toBe(true);
+  });
+
+  it('offers every audio pair both ways', () => {
+    expect(converter.pairs()).toHaveLength(7 * 6);
+  });
+
+  const cases: Array<[() => string, string, string, RegExp, string]> = [
+    [() => mp3, 'mp3', 'wav', /^wav$/, 'pcm_s16le'],
+    [() => wav, 'wav', 'mp3', /^mp3$/, 'mp3'],
+    [() => flac, 'flac', 'ogg', /^ogg$/, 'vorbis'],
+    [() => mp3, 'mp3', 'opus', /^ogg$/, 'opus'],
+    [() => wav, 'wav', 'm4a', /mp4/, 'aac'],
+    [() => wav, 'wav', 'aac', /^aac$/, 'aac'],
+    [() => wav, 'wav', 'flac', /^flac$/, 'flac'],
+  ];
+  for (const [input, from, to, container, codec] of cases) {
+    it(`converts ${from} to ${to}: right container and codec, duration kept, progress reported`, async () => {
+      const out = join(dir, `${from}-to-${to}.${to}`);
+      const progress: number[] = [];
+      const outcome = await converter.convert({ inputPath: input(), outputPath: out, from, to }, { ...testContext(workRoot), onProgress: (p) => progress.push(p) });
+      expect(ffprobe(out, 'format=format_name')).toMatch(container);
+      expect(ffprobe(out, 'stream=codec_name')).toBe(codec);
+      // ADTS has no duration header: ffprobe estimates it from the bitrate, so allow more.
+      expect(Math.abs(Number(ffprobe(out, 'format=duration')) - 2)).toBeLessThan(to === 'aac' ? 0.5 : 0.15);
+      expect(outcome.outputBytes).toBeGreaterThan(0);
+      expect(progress.at(-1)).toBe(100);
+      expect(readdirSync(workRoot)).toEqual([]);
+    });
+  }
+
+  it('cuts the output at the duration limit', async () => {
+    const out = join(dir, 'cut.wav');
+    await converter.convert({ inputPath: mp3, outputPath: out, from: 'mp3', to: 'wav' }, testContext(workRoot, { maxDurationSeconds: 1 }));
+    expect(Number(ffprobe(out, 'format=duration'))).toBeCloseTo(1, 1);
+  });
+
+  it('reports corrupt input as unsupported_or_corrupt_input, not a crash, and cleans up', async () => {
+    const corrupt = join(dir, 'corrupt.mp3');
+    writeFileSync(corrupt, 'this is not audio at all');
+    const error = await expectFailure(converter.convert({ inputPath: corrupt, outputPath: join(dir, 'c.wav'), from: 'mp3', to: 'wav' }, testContext(workRoot)), 'unsupported_or_corrupt_input', dir);
+    expect(error.retryable).toBe(false);
+    expect(readdirSync(workRoot)).toEqual([]);
+  });
+
+  it('treats a hostile file name as a name', async () => {
+    const hostile = join(dir, 'a; rm -rf x $(touch pwned).wav');
+    execFileSync('cp', [wav, hostile]);
+    const out = join(dir, 'hostile out; echo.mp3');
+    await converter.convert({ inputPath: hostile, outputPath: out, from: 'wav', to: 'mp3' }, testContext(workRoot));
+    expect(ffprobe(out, 'format=format_name')).toBe('mp3');
+    expect(readdirSync(dir)).not.toContain('pwned');
+  });
+
+  it('refuses an output format it does not write', async () => {
+    await expectFailure(converter.convert({ inputPath: wav, outputPath: join(dir, 'x.mid'), from: 'wav', to: 'mid' }, testContext(workRoot)), 'unsupported_output_format', dir);
+  });
+});

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SharpImageConverter } from '../src/sharp-image.converter.js';
+import { expectFailure, testContext } from './support/test-context.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'fileshift-sharp-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const converter = new SharpImageConverter(2);
+/** sharp's metadata names, as our ids. */
+const asId = (format?: string) => (format === 'jpeg' ? 'jpg' : format === 'heif' ? 'avif' : format);
+const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80" fill="#3366cc"/></svg>';
+
+describe('SharpImageConverter', () => {
+  const inputs = new Map<string, string>();
+  beforeAll(async () => {
+    const base = sharp({ create: { width: 120, height: 80, channels: 3, background: '#3366cc' } });
+    for (const [id, format] of [['jpg', 'jpeg'], ['png', 'png'], ['webp', 'webp'], ['tiff', 'tiff'], ['gif', 'gif']] as const) {
+      const path = join(dir, `in.${id}`);
+      await base.clone().toFormat(format).toFile(path);
+      inputs.set(id, path);
+    }
+    const avif = join(dir, 'in.avif');
+    await base.clone().heif({ compression: 'av1' }).toFile(avif);
+    inputs.set('avif', avif);
+    const svg = join(dir, 'in.svg');
+    writeFileSync(svg, SVG);
+    inputs.set('svg', svg);
+  });
+
+  it('converts every pair it offers, keeping the dimensions', async () => {
+    const pairs = converter.pairs();
+    expect(pairs.length).toBe(7 * 6 - 6);
+    for (const { from, to } of pairs) {
+      const out = join(dir, `${from}-to-${to}.${to}`);
+      const outcome = await converter.convert({ inputPath: inputs.get(from)!, outputPath: out, from, to }, testContext());
+      const meta = await sharp(out).metadata();
+      expect(asId(meta.format), `${from}→${to}`).toBe(to);
+      if (to === 'avif') expect(meta.compression, `${from}→avif`).toBe('av1');
+      expect([meta.width, meta.height], `${from}→${to}`).toEqual([120, 80]);
+      expect(outcome.outputBytes).toBeGreaterThan(0);
+    }
+  });
+
+  it('never offers svg as an output and refuses to write it', async () => {
+    expect(converter.pairs().some((p) => p.to === 'svg')).toBe(false);
+    await expectFailure(converter.convert({ inputPath: inputs.get('png')!, outputPath: join(dir, 'x.svg'), from: 'png', to: 'svg' }, testContext()), 'unsupported_output_format', dir);
+  });
+
+  it('keeps the frames of an animated gif when writing webp', async () => {
+    const frames = join(dir, 'anim.gif');
+    const frame = (background: string) => sharp({ create: { width: 20, height: 20, channels: 3, background } }).png().toBuffer();
+    await sharp([await frame('#ff0000'), await frame('#00ff00'), await frame('#0000ff')], { join: { animated: true } }).gif().toFile(frames);
+    expect((await sharp(frames).metadata()).pages).toBe(3);
+    const out = join(dir, 'anim.webp');
+    await converter.convert({ inputPath: frames, outputPath: out, from: 'gif', to: 'webp' }, testContext());
+    expect((await sharp(out).metadata()).pages).toBe(3);
+  });
+
+  it('reports corrupt input as unsupported_or_corrupt_input without leaking the path', async () => {
+    const corrupt = join(dir, 'corrupt.png');
+    writeFileSync(corrupt, Buffer.from('89504e470d0a1a0a00000000deadbeef', 'hex'));
+    const error = await expectFailure(converter.convert({ inputPath: corrupt, outputPath: join(dir, 'c.webp'), from: 'png', to: 'webp' }, testContext()), 'unsupported_or_corrupt_input', dir);
+    expect(error.retryable).toBe(false);
+  });
+
+  it('rejects a decompression bomb (PNG header declaring 50000x50000) before decoding it', async () => {
+    const bomb = join(dir, 'bomb.png');
+    writeFileSync(bomb, pngDeclaring(50_000, 50_000));
+    await expectFailure(converter.convert({ inputPath: bomb, outputPath: join(dir, 'b.webp'), from: 'png', to: 'webp' }, testContext()), 'security_rejected', dir);
+  });
+
+  it('refuses an output past the size cap and removes it', async () => {
+    const out = join(dir, 'capped.tiff');
+    await expectFailure(converter.convert({ inputPath: inputs.get('png')!, outputPath: out, from: 'png', to: 'tiff' }, testContext(undefined, { maxOutputBytes: 100 })), 'file_too_large', dir);
+    await expect(sharp(out).metadata()).rejects.toThrow();
+  });
+});
+
+/** A tiny PNG whose header declares huge dimensions: a decompression bomb as the decoder sees it. */
+function pngDeclaring(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
+}
