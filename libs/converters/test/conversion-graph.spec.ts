@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConversionGraph } from '../src/conversion-graph.js';
 import type { ConversionPair, Converter } from '../src/converter.js';
-import { createConversionGraph } from '../src/create-default-registry.js';
+import { createConversionGraph, createDefaultRegistry } from '../src/create-default-registry.js';
 
 const fake = (id: string, pairs: ConversionPair[], available = true): Converter => ({
   id,
@@ -25,15 +25,36 @@ describe('ConversionGraph', () => {
     expect(graph.sourceFormats().sort()).toEqual(['mp3', 'png']);
   });
 
+  it('ignores identity pairs and matches ids case-insensitively', () => {
+    const graph = new ConversionGraph([fake('a', [{ from: 'PNG', to: 'Jpg', recommended: true }, { from: 'jpg', to: 'jpg' }])]);
+    expect(graph.canConvert('png', 'JPG')).toBe(true);
+    expect(graph.isRecommended('Png', 'jpg')).toBe(true);
+    expect(graph.targetsOf('jpg')).toEqual([]);
+    expect(graph.canConvert('jpg', 'jpg')).toBe(false);
+  });
+
+  it('keeps an engine whose probe throws out of the graph', async () => {
+    const broken: Converter = { ...fake('broken', [{ from: 'x', to: 'y' }]), probe: async () => Promise.reject(new Error('no binary')) };
+    const { graph, missing, engines } = await createDefaultRegistry([broken]);
+    expect(graph.canConvert('x', 'y')).toBe(false);
+    expect(missing).toEqual(['broken']);
+    expect(engines[0]?.availability.problem).toBe('no binary');
+  });
+
   it('leaves out engines that are not present', async () => {
     const { graph, missing } = await createConversionGraph([fake('here', [{ from: 'a', to: 'b' }]), fake('gone', [{ from: 'c', to: 'd' }], false)]);
     expect(graph.sourceFormats()).toEqual(['a']);
     expect(missing).toEqual(['gone']);
   });
 
-  it('offers the sharp image pairs on this machine', async () => {
-    const { graph, missing } = await createConversionGraph();
+  it('offers the sharp image and ffmpeg audio pairs on this machine', async () => {
+    const { graph, missing, engines } = await createDefaultRegistry();
+    if (missing.length > 0) console.error(`\n*** ENGINES MISSING: ${JSON.stringify(engines.filter((e) => !e.availability.available))} — install them (Debian: ffmpeg). ***\n`);
     expect(missing).toEqual([]);
+    expect(graph.targetsOf('mp3').sort()).toEqual(['aac', 'flac', 'm4a', 'ogg', 'opus', 'wav']);
+    expect(graph.converterFor('wav', 'opus')?.id).toBe('ffmpeg-audio');
+    expect(graph.isRecommended('png', 'webp')).toBe(true);
+    expect(graph.isRecommended('png', 'tiff')).toBe(false);
     expect(graph.targetsOf('png')).toEqual(expect.arrayContaining(['jpg', 'webp', 'avif', 'tiff', 'gif']));
     expect(graph.targetsOf('svg')).toContain('png');
     expect(graph.targetsOf('png')).not.toContain('svg');
