@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import sharp, { type FormatEnum } from 'sharp';
 import { ConversionError } from './conversion-error.js';
 import type { ConversionContext, ConversionOutcome, ConversionPair, ConversionRequest, Converter, EngineAvailability } from './converter.js';
@@ -41,7 +41,9 @@ export class SharpImageConverter implements Converter {
     const to = request.to as Written;
     const { limits } = context;
     try {
-      await sharp(request.inputPath, {
+      // SVG from a buffer has no base directory, so its <image href> cannot pull in neighbouring files.
+      const input = request.from === 'svg' ? await readFile(request.inputPath) : request.inputPath;
+      await sharp(input, {
         limitInputPixels: limits.maxInputPixels,
         // Frames survive only between formats that animate; elsewhere the first frame is taken.
         animated: ANIMATED.has(request.from) && ANIMATED.has(to),

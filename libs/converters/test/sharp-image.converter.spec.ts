@@ -60,6 +60,15 @@ describe('SharpImageConverter', () => {
     expect((await sharp(out).metadata()).pages).toBe(3);
   });
 
+  it('does not let an svg pull in files next to it', async () => {
+    const svg = join(dir, 'peek.svg');
+    writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="80"><image href="in.png" xlink:href="in.png" width="120" height="80"/></svg>');
+    const out = join(dir, 'peek.png');
+    await converter.convert({ inputPath: svg, outputPath: out, from: 'svg', to: 'png' }, testContext()).catch(() => undefined);
+    const { data } = await sharp(out).ensureAlpha().raw().toBuffer({ resolveWithObject: true }).catch(() => ({ data: Buffer.alloc(4) }));
+    expect(data[3], 'the neighbouring png must not be drawn').toBe(0);
+  });
+
   it('reports corrupt input as unsupported_or_corrupt_input without leaking the path', async () => {
     const corrupt = join(dir, 'corrupt.png');
     writeFileSync(corrupt, Buffer.from('89504e470d0a1a0a00000000deadbeef', 'hex'));
