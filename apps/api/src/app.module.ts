@@ -5,9 +5,11 @@ import { DatabaseModule } from './database/database.module.js';
 import { DetectionModule } from './detection/detection.module.js';
 import { DiscoveryModule } from './discovery/discovery.module.js';
 import { HealthModule } from './health/health.module.js';
+import { JobsModule } from './jobs/jobs.module.js';
 import { PaymentsModule } from './payments/payments.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { WorkerModule } from './queue/worker.module.js';
+import { StorageModule } from './storage/storage.module.js';
 
 /** The modules a process loads depend on its ROLE: HTTP only, workers only, or both. */
 @Module({})
@@ -15,8 +17,8 @@ export class AppModule {
   static forRole(config: AppConfig): DynamicModule {
     const serves = config.role === 'api' || config.role === 'all';
     const works = config.role === 'worker' || config.role === 'all';
-    const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule, QueueModule];
-    if (serves) imports.push(PaymentsModule, DiscoveryModule, HealthModule, DetectionModule);
+    const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule, QueueModule, StorageModule];
+    if (serves) imports.push(PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, JobsModule);
     if (works) imports.push(WorkerModule);
     return { module: AppModule, imports };
   }

@@ -10,6 +10,8 @@ import { buildOpenApiDocument } from './discovery/build-openapi-document.js';
 import { OpenApiDocumentStore } from './discovery/openapi-document.store.js';
 import { HttpExceptionFilter } from './http/http-exception.filter.js';
 import { PinoNestLogger } from './logging/pino-nest-logger.js';
+import { MAX_UPLOAD_BYTES } from './payments/pricing.js';
+import fastifyMultipart from '@fastify/multipart';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -36,6 +38,9 @@ export async function createHttpApp(config: AppConfig, logger: Logger): Promise<
   });
   // Binary bodies (the key API's detect_file_type) arrive as a Buffer; each route bounds its size.
   fastify.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  await app.register(fastifyMultipart as never, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
+  });
   app.useGlobalFilters(new HttpExceptionFilter());
   await app.init();
   app.get(OpenApiDocumentStore).set(buildOpenApiDocument(app, config));

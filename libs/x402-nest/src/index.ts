@@ -2,7 +2,7 @@ export type { AcceptedPayment } from './accepted-payment.js';
 export { FastifyHttpAdapter } from './fastify-http.adapter.js';
 export { GuardedFacilitatorClient } from './guarded-facilitator.client.js';
 export { Paid, PAID_ROUTE_METADATA, type PaidOptions } from './paid.decorator.js';
-export { chargeFor, PaidWork, type PaidWorkOptions, type PaymentReceipt } from './paid-work.js';
+export { answerWithoutCharge, chargeFor, FreeAnswer, PaidWork, type PaidWorkOptions, type PaymentReceipt } from './paid-work.js';
 export { type PaymentLedger, PaymentReplayError, type SettledPayment, type VerifiedPaymentRecord } from './payment-ledger.js';
 export { encodeHeader, readPaymentHeader, type ReadPayment, upgradeV1Payment } from './payment-header.js';
 export { payerOf, paymentNonce } from './payment-nonce.js';

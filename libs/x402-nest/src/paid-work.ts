@@ -17,6 +17,8 @@ export interface PaidWorkOptions<T, R> {
   present?: (result: T, receipt: PaymentReceipt) => R | Promise<R>;
   /** Undoes the work when the payment did not settle, so an unpaid request leaves no trace. */
   abandon?: (result: T) => Promise<void>;
+  /** Runs when the request is answered without the work ever running (402 challenge, refusal, 503). */
+  onRefused?: () => Promise<void>;
 }
 
 /**
@@ -40,3 +42,13 @@ export function chargeFor<T, R = T>(
   if (price <= 0n) throw new RangeError('a paid route needs a positive price');
   return new PaidWork<T, R>(price.toString(), async () => run(), options);
 }
+
+/**
+ * What a `@Paid` handler returns when this request owes nothing (e.g. an idempotent retry of a
+ * request already paid for): the value is answered as it is and no payment is asked for.
+ */
+export class FreeAnswer<T = unknown> {
+  constructor(readonly value: T) {}
+}
+
+export const answerWithoutCharge = <T>(value: T): FreeAnswer<T> => new FreeAnswer(value);

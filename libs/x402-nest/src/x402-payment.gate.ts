@@ -56,6 +56,15 @@ export class X402PaymentGate {
   }
 
   async charge<T, R>(request: FastifyRequest, reply: FastifyReply, route: PaidRoute, work: PaidWork<T, R>): Promise<R> {
+    let ran = false;
+    try {
+      return await this.chargeOnce(request, reply, route, work, () => (ran = true));
+    } finally {
+      if (!ran) await work.options.onRefused?.();
+    }
+  }
+
+  private async chargeOnce<T, R>(request: FastifyRequest, reply: FastifyReply, route: PaidRoute, work: PaidWork<T, R>, running: () => void): Promise<R> {
     const server = await this.routeServer(route);
     const context = (paymentHeader?: string): HTTPRequestContext => ({
       adapter: new FastifyHttpAdapter(request, work.priceAtomic, paymentHeader, this.options.publicBaseUrl),
@@ -95,6 +104,7 @@ export class X402PaymentGate {
 
     const recordId = await this.recordVerified(server, context(), route, paymentPayload, work.options.reference);
     let result: T;
+    running();
     try {
       result = await work.run();
     } catch (error) {

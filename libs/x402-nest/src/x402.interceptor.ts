@@ -2,7 +2,7 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import { ModuleRef, Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, mergeMap, type Observable } from 'rxjs';
-import { PaidWork } from './paid-work.js';
+import { FreeAnswer, PaidWork } from './paid-work.js';
 import { PAID_ROUTE_METADATA } from './paid-route.metadata.js';
 import type { PaidOptions } from './paid.decorator.js';
 import { X402PaymentGate } from './x402-payment.gate.js';
@@ -23,6 +23,7 @@ export class X402Interceptor implements NestInterceptor {
     const gate = this.moduleRef.get<X402PaymentGate>(options.gate ?? X402PaymentGate, { strict: false });
     return next.handle().pipe(
       mergeMap((value: unknown) => {
+        if (value instanceof FreeAnswer) return from([value.value]);
         if (!(value instanceof PaidWork)) {
           throw new Error(`@Paid route ${options.name} must return chargeFor(price, work)`);
         }

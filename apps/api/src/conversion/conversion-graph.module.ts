@@ -1,19 +1,33 @@
 import { Logger, Module } from '@nestjs/common';
-import { createConversionGraph } from '@fileshift/converters';
-import { CONVERSION_GRAPH } from './conversion-graph.token.js';
+import { ConversionError, type ConversionGraph, createDefaultRegistry, DEFAULT_CONVERSION_LIMITS } from '@fileshift/converters';
+import { CONVERSION_ENGINES, CONVERSION_GRAPH, type ConversionEngines } from './conversion-graph.token.js';
 
-/** The conversion graph of the engines present on this machine, probed once at start-up. */
+const REGISTRY = Symbol('CONVERTER_REGISTRY');
+
+/** The engines present on this machine, probed once at start-up, and the graph they make. */
 @Module({
   providers: [
     {
-      provide: CONVERSION_GRAPH,
+      provide: REGISTRY,
       useFactory: async () => {
-        const { graph, missing } = await createConversionGraph();
-        if (missing.length > 0) new Logger('converters').warn(`engines not available here: ${missing.join(', ')}`);
-        return graph;
+        const registry = await createDefaultRegistry();
+        if (registry.missing.length > 0) new Logger('converters').warn(`engines not available here: ${registry.missing.join(', ')}`);
+        return registry;
       },
     },
+    { provide: CONVERSION_GRAPH, inject: [REGISTRY], useFactory: (registry: { graph: ConversionGraph }) => registry.graph },
+    {
+      provide: CONVERSION_ENGINES,
+      inject: [REGISTRY],
+      useFactory: ({ graph }: { graph: ConversionGraph }): ConversionEngines => ({
+        async convert(request, onProgress) {
+          const converter = graph.converterFor(request.from, request.to);
+          if (!converter) throw new ConversionError('unsupported_output_format', `No engine converts ${request.from} to ${request.to} here.`);
+          await converter.convert(request, { signal: new AbortController().signal, onProgress, limits: DEFAULT_CONVERSION_LIMITS });
+        },
+      }),
+    },
   ],
-  exports: [CONVERSION_GRAPH],
+  exports: [CONVERSION_GRAPH, CONVERSION_ENGINES],
 })
 export class ConversionGraphModule {}

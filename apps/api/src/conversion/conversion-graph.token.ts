@@ -3,4 +3,10 @@ export interface ConversionTargets {
   targetsOf(from: string): readonly string[];
 }
 
+/** Runs one conversion on the engine the graph names for the pair. */
+export interface ConversionEngines {
+  convert(request: { inputPath: string; outputPath: string; from: string; to: string }, onProgress: (percent: number) => void): Promise<void>;
+}
+
 export const CONVERSION_GRAPH = Symbol('CONVERSION_GRAPH');
+export const CONVERSION_ENGINES = Symbol('CONVERSION_ENGINES');

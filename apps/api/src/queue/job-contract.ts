@@ -4,18 +4,22 @@
  */
 export enum QueueName {
   Maintenance = 'maintenance',
+  Conversion = 'conversion',
 }
 
 export enum JobName {
   PurgeExpired = 'maintenance.purge-expired',
+  ConvertFile = 'conversion.convert-file',
 }
 
 export interface JobPayloads {
   [JobName.PurgeExpired]: { reason: 'schedule' | 'startup' | 'manual' };
+  [JobName.ConvertFile]: { jobId: string };
 }
 
 export const QUEUE_OF_JOB: Readonly<Record<JobName, QueueName>> = {
   [JobName.PurgeExpired]: QueueName.Maintenance,
+  [JobName.ConvertFile]: QueueName.Conversion,
 };
 
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueName);

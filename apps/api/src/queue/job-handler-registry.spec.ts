@@ -18,6 +18,14 @@ class PurgeHandler {
   }
 }
 
+@Injectable()
+class ConvertHandler {
+  @OnJob(JobName.ConvertFile)
+  async handle() {
+    return { status: 'done' };
+  }
+}
+
 async function contextWith(...providers: Array<new (...args: never[]) => unknown>) {
   @Module({ imports: [DiscoveryModule], providers: [JobHandlerRegistry, ...providers] })
   class TestModule {}
@@ -35,11 +43,11 @@ describe('JobHandlerRegistry', () => {
       @OnJob(JobName.PurgeExpired)
       async handle() {}
     }
-    await expect(contextWith(PurgeHandler, SecondPurgeHandler)).rejects.toThrow('Two handlers');
+    await expect(contextWith(PurgeHandler, SecondPurgeHandler, ConvertHandler)).rejects.toThrow('Two handlers');
   });
 
   it('dispatches a job to its handler', async () => {
-    const context = await contextWith(PurgeHandler);
+    const context = await contextWith(PurgeHandler, ConvertHandler);
     const registry = context.get(JobHandlerRegistry);
     const result = await registry.run(JobName.PurgeExpired, { reason: 'manual' }, { jobId: '1', attempt: 1, reportProgress: async () => {} });
     expect(result).toEqual({ handled: 'manual' });

@@ -8,8 +8,8 @@ import { type JobName, type JobPayloads, QUEUE_OF_JOB, QueueName } from './job-c
 export class JobService {
   private readonly queues: Record<QueueName, Queue>;
 
-  constructor(@InjectQueue(QueueName.Maintenance) maintenance: Queue) {
-    this.queues = { [QueueName.Maintenance]: maintenance };
+  constructor(@InjectQueue(QueueName.Maintenance) maintenance: Queue, @InjectQueue(QueueName.Conversion) conversion: Queue) {
+    this.queues = { [QueueName.Maintenance]: maintenance, [QueueName.Conversion]: conversion };
   }
 
   async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: JobsOptions = {}): Promise<string> {

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { apiSchema } from '../http/api-schema-registry.js';
+import { MAX_UPLOAD_BYTES } from '../payments/pricing.js';
+
+export const CreateConversionJobFieldsSchema = z.object({
+  target_format: z.string().min(1).max(20).regex(/^[A-Za-z0-9]+$/, 'letters and digits only, without a dot').transform((v) => v.toLowerCase()),
+  filename: z.string().min(1).max(255),
+  created_at: z.iso.datetime({ offset: true }),
+  size_bytes: z.coerce.number().int().min(1).max(MAX_UPLOAD_BYTES),
+});
+
+export const CreateConversionJobRequestSchema = apiSchema(
+  'CreateConversionJobRequest',
+  z.object({
+    file: z.string().describe('The file, sent as application/octet-stream (binary part).'),
+    target_format: z.string().min(1).max(20).describe('Output format without a dot, e.g. webp, mp3.'),
+    filename: z.string().max(255).describe('Original file name: a hint for detection.'),
+    created_at: z.string().describe('File creation time, RFC 3339: a detection hint.'),
+    size_bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES).describe('Must equal the bytes uploaded.'),
+  }),
+  'multipart/form-data parts of POST /api/x402/v1/convert-file.',
+);
+
+export const ConversionJobAcceptedSchema = apiSchema(
+  'ConversionJobAccepted',
+  z.object({
+    job_id: z.string(),
+    status: z.literal('processing'),
+    status_url: z.string().url(),
+    retry_after_seconds: z.number().int().min(1),
+    message: z.string().optional(),
+  }),
+);
+
+export type CreateConversionJobFields = z.infer<typeof CreateConversionJobFieldsSchema>;
+export type ConversionJobAccepted = z.infer<typeof ConversionJobAcceptedSchema>;

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { apiSchema } from '../http/api-schema-registry.js';
+
+const PriceSchema = apiSchema(
+  'Price',
+  z.object({
+    amount: z.string().regex(/^[0-9]+(\.[0-9]{1,6})?$/),
+    currency: z.literal('USDC'),
+    atomic_units: z.string().regex(/^[0-9]+$/),
+    decimals: z.literal(6),
+    network: z.string().optional(),
+  }),
+);
+
+const ResultPriceSchema = apiSchema(
+  'ResultPrice',
+  PriceSchema.extend({ pricing_rule: z.enum(['file_size_lte_10mb', 'file_size_gt_10mb_lte_40mb']) }),
+);
+
+export const JobProcessingSchema = apiSchema(
+  'JobStatusProcessing',
+  z.object({
+    job_id: z.string(),
+    status: z.enum(['queued', 'processing']),
+    result_available: z.literal(false),
+    retry_after_seconds: z.number().int().min(1),
+    progress_percent: z.number().int().min(0).max(99).optional(),
+    message: z.string().optional(),
+  }),
+);
+
+export const JobDoneSchema = apiSchema(
+  'JobStatusDone',
+  z.object({
+    job_id: z.string(),
+    status: z.literal('done'),
+    input_file_size_bytes: z.number().int().min(1).max(41_943_040),
+    result_available: z.literal(true),
+    result_requires_payment: z.literal(true),
+    price_for_result: ResultPriceSchema,
+    result_url: z.string().url(),
+    detected_input_format: z.string().optional(),
+    target_format: z.string().optional(),
+    price_expires_at: z.string().optional(),
+    result_expires_at: z.string().optional(),
+  }),
+);
+
+export const JobFailedSchema = apiSchema(
+  'JobStatusFailed',
+  z.object({
+    job_id: z.string(),
+    status: z.literal('failed'),
+    failure_type: z.enum(['unsupported_or_corrupt_input', 'unsupported_output_format', 'file_too_large', 'security_rejected', 'provider_error', 'timeout', 'unknown']),
+    result_available: z.literal(false),
+    charged_amount: PriceSchema.optional(),
+    message: z.string().optional(),
+  }),
+);
+
+export const JobStatusSchema = apiSchema('JobStatus', z.union([JobProcessingSchema, JobDoneSchema, JobFailedSchema]), 'One of the three status shapes.');
+
+export type JobStatusBody = z.infer<typeof JobStatusSchema>;

@@ -1,0 +1,145 @@
+import { execFileSync } from 'node:child_process';
+import { DevChain } from '@fileshift/devchain';
+import sharp from 'sharp';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { payingFetch } from './support/x402-payer.js';
+
+interface StatusBody {
+  status: string;
+  [key: string]: unknown;
+}
+
+describe('conversion jobs over x402 (real queue, engines and settlement)', () => {
+  let chain: DevChain;
+  let t: TestApp;
+  let pay: typeof fetch;
+  let png: Buffer;
+
+  const form = (file: Buffer, fields: Record<string, string | number>) => {
+    const body = new FormData();
+    for (const [name, value] of Object.entries(fields)) body.append(name, String(value));
+    body.append('file', new Blob([file], { type: 'application/octet-stream' }), String(fields.filename ?? 'file'));
+    return body;
+  };
+  const fieldsFor = (file: Buffer, filename: string, target: string) => ({
+    target_format: target,
+    filename,
+    created_at: '2026-11-01T10:00:00Z',
+    size_bytes: file.length,
+  });
+  const convert = (fetcher: typeof fetch, file: Buffer, fields: Record<string, string | number>, headers: Record<string, string> = {}) =>
+    fetcher(`${t.baseUrl}/api/x402/v1/convert-file`, { method: 'POST', body: form(file, fields), headers });
+  const payTo = () => chain.usdcBalanceOf(chain.payTo);
+
+  async function waitForEnd(statusUrl: string): Promise<StatusBody> {
+    for (let i = 0; i < 200; i++) {
+      const response = await fetch(statusUrl);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as StatusBody;
+      if (body.status === 'done' || body.status === 'failed') return body;
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('job did not finish');
+  }
+
+  beforeAll(async () => {
+    chain = await DevChain.start();
+    t = await startTestApp({ DEVCHAIN_RPC_URL: chain.rpcUrl });
+    pay = payingFetch(chain, privateKeyToAccount(chain.payerPrivateKeys[0]!));
+    png = await sharp({ create: { width: 64, height: 40, channels: 3, background: '#cc3300' } }).png().toBuffer();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await chain?.stop();
+  });
+
+  it('PNG → webp: the official client pays the job fee, the job runs, status shows the result price', async () => {
+    const before = await payTo();
+    const response = await convert(pay, png, fieldsFor(png, 'picture.png', 'webp'));
+    expect(response.status).toBe(202);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const accepted = (await response.json()) as { job_id: string; status: string; status_url: string; retry_after_seconds: number };
+    expect(accepted.job_id).toMatch(/^job_[A-Za-z0-9_-]{22,80}$/);
+    expect(accepted.status).toBe('processing');
+    expect(await payTo()).toBe(before + 2000n);
+
+    const done = await waitForEnd(accepted.status_url);
+    expect(done).toMatchObject({
+      job_id: accepted.job_id,
+      status: 'done',
+      input_file_size_bytes: png.length,
+      result_available: true,
+      result_requires_payment: true,
+      price_for_result: { amount: '0.020000', atomic_units: '20000', decimals: 6, currency: 'USDC', pricing_rule: 'file_size_lte_10mb' },
+      detected_input_format: 'png',
+      target_format: 'webp',
+    });
+    expect(done.result_url).toBe(`${t.baseUrl}/api/x402/v1/convert-file/${accepted.job_id}/result`);
+  });
+
+  it('mp3 → wav through ffmpeg', async () => {
+    const mp3 = execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', '-c:a', 'libmp3lame', '-f', 'mp3', 'pipe:1']);
+    const response = await convert(pay, mp3, fieldsFor(mp3, 'tone.mp3', 'wav'));
+    expect(response.status).toBe(202);
+    const done = await waitForEnd(((await response.json()) as { status_url: string }).status_url);
+    expect(done).toMatchObject({ status: 'done', detected_input_format: 'mp3', target_format: 'wav' });
+  });
+
+  it('a corrupt input ends in the failed shape with nothing charged for the result', async () => {
+    const corrupt = Buffer.concat([png.subarray(0, 60), Buffer.alloc(200, 7)]);
+    const response = await convert(pay, corrupt, fieldsFor(corrupt, 'broken.png', 'webp'));
+    expect(response.status).toBe(202);
+    const failed = await waitForEnd(((await response.json()) as { status_url: string }).status_url);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      failure_type: 'unsupported_or_corrupt_input',
+      result_available: false,
+      charged_amount: { amount: '0.000000', atomic_units: '0', decimals: 6, currency: 'USDC' },
+    });
+  });
+
+  it('the same Idempotency-Key twice makes one job and one fee; other parameters get 409', async () => {
+    const before = await payTo();
+    const headers = { 'Idempotency-Key': 'key-0123456789' };
+    const first = (await (await convert(pay, png, fieldsFor(png, 'same.png', 'jpg'), headers)).json()) as { job_id: string };
+    const again = await convert(pay, png, fieldsFor(png, 'same.png', 'jpg'), headers);
+    expect(again.status).toBe(202);
+    expect(((await again.json()) as { job_id: string }).job_id).toBe(first.job_id);
+    const unpaidRetry = await convert(fetch, png, fieldsFor(png, 'same.png', 'jpg'), headers);
+    expect(unpaidRetry.status).toBe(202);
+    expect(await payTo()).toBe(before + 2000n);
+    const other = await convert(pay, png, fieldsFor(png, 'same.png', 'webp'), headers);
+    expect(other.status).toBe(409);
+    expect(await payTo()).toBe(before + 2000n);
+  });
+
+  it('refuses requests that cannot succeed before asking for payment, and charges nothing', async () => {
+    const before = await payTo();
+    const cases: Array<[Promise<Response>, number, string]> = [
+      [convert(pay, png, { ...fieldsFor(png, 'a.png', 'webp'), size_bytes: png.length + 1 }), 422, 'validation_error'],
+      [convert(pay, png, fieldsFor(png, 'a.png', 'nope')), 422, 'validation_error'],
+      [convert(pay, png, fieldsFor(png, 'a.png', 'mp3')), 422, 'validation_error'],
+      [convert(pay, png, fieldsFor(png, 'a.png', 'webp'), { 'Idempotency-Key': 'short' }), 422, 'validation_error'],
+      [pay(`${t.baseUrl}/api/x402/v1/convert-file`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 415, 'unsupported_media_type'],
+    ];
+    for (const [request, status, code] of cases) {
+      const response = await request;
+      expect(response.status).toBe(status);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(code);
+    }
+    const tooBig = Buffer.alloc(41_943_041, 1);
+    const response = await convert(pay, tooBig, fieldsFor(tooBig, 'big.bin', 'webp'));
+    expect(response.status).toBe(413);
+    expect(await payTo()).toBe(before);
+  });
+
+  it('status answers 400 for a malformed id and 404 for an unknown one', async () => {
+    expect((await fetch(`${t.baseUrl}/api/x402/v1/convert-file/nope/status`)).status).toBe(400);
+    const unknown = await fetch(`${t.baseUrl}/api/x402/v1/convert-file/job_${'A'.repeat(32)}/status`);
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+});
