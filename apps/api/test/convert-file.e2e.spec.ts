@@ -78,6 +78,35 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
       target_format: 'webp',
     });
     expect(done.result_url).toBe(`${t.baseUrl}/api/x402/v1/convert-file/${accepted.job_id}/result`);
+
+    // Buy the result: 402 with the tier price, then the paid retry.
+    const challenge = await fetch(done.result_url as string);
+    expect(challenge.status).toBe(402);
+    expect(((await challenge.json()) as { accepts: Array<{ amount: string }> }).accepts[0]!.amount).toBe('20000');
+    const beforeResult = await payTo();
+    const bought = await pay(done.result_url as string);
+    expect(bought.status).toBe(200);
+    const purchase = (await bought.json()) as { status: string; download_url: string; filename: string; mime_type: string; result_size_bytes: number; payment: { tx_hash: string; amount: { atomic_units: string } } };
+    expect(purchase).toMatchObject({ status: 'paid', filename: 'picture.webp', mime_type: 'image/webp' });
+    expect(purchase.payment.amount.atomic_units).toBe('20000');
+    expect(purchase.payment.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await payTo()).toBe(beforeResult + 20000n);
+
+    const download = await fetch(purchase.download_url);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('image/webp');
+    expect(download.headers.get('content-disposition')).toContain('picture.webp');
+    const bytes = Buffer.from(await download.arrayBuffer());
+    expect(bytes.length).toBe(purchase.result_size_bytes);
+    expect(Number(download.headers.get('content-length'))).toBe(bytes.length);
+    const meta = await sharp(bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 64, 40]);
+
+    // Bought once: later calls hand out the URL again without charging.
+    const again = await fetch(done.result_url as string);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { download_url: string }).download_url).toBe(purchase.download_url);
+    expect(await payTo()).toBe(beforeResult + 20000n);
   });
 
   it('mp3 → wav through ffmpeg', async () => {
@@ -99,6 +128,33 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
       result_available: false,
       charged_amount: { amount: '0.000000', atomic_units: '0', decimals: 6, currency: 'USDC' },
     });
+    const before = await payTo();
+    const result = await pay(`${t.baseUrl}/api/x402/v1/convert-file/${failed.job_id}/result`);
+    expect(result.status).toBe(409);
+    expect(((await result.json()) as { error: { code: string } }).error.code).toBe('conversion_failed');
+    expect(await payTo()).toBe(before);
+  });
+
+  it('prices the result by uploaded size: 10485760 bytes standard, 10485761 large', async () => {
+    for (const [size, atomic, rule] of [[10_485_760, '20000', 'file_size_lte_10mb'], [10_485_761, '40000', 'file_size_gt_10mb_lte_40mb']] as const) {
+      const padded = Buffer.concat([png, Buffer.alloc(size - png.length)]);
+      const response = await convert(pay, padded, fieldsFor(padded, `big-${size}.png`, 'webp'));
+      expect(response.status).toBe(202);
+      const done = await waitForEnd(((await response.json()) as { status_url: string }).status_url);
+      expect(done).toMatchObject({ status: 'done', input_file_size_bytes: size, price_for_result: { atomic_units: atomic, pricing_rule: rule } });
+    }
+  });
+
+  it('settles exactly once when 10 payers buy one result concurrently', async () => {
+    const response = await convert(pay, png, fieldsFor(png, 'shared.png', 'gif'));
+    const done = await waitForEnd(((await response.json()) as { status_url: string }).status_url);
+    const before = await payTo();
+    const buyers = chain.payerPrivateKeys.slice(0, 7).map((key) => payingFetch(chain, privateKeyToAccount(key)));
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => buyers[i % buyers.length]!(done.result_url as string)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s) => s === 200 || s === 409 || s === 402)).toBe(true);
+    expect(await payTo()).toBe(before + 20000n);
   });
 
   it('the same Idempotency-Key twice makes one job and one fee; other parameters get 409', async () => {

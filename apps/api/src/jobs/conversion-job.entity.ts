@@ -4,6 +4,7 @@ export type ConversionJobStatus = 'queued' | 'processing' | 'done' | 'failed';
 
 /** One conversion requested through the x402 API; removed (files and details) 24 hours after creation. */
 @Entity({ name: 'conversion_jobs' })
+@Check('ck_conversion_jobs_result_purchase', `"result_purchase" IN ('buying', 'paid')`)
 @Check('ck_conversion_jobs_status', `"status" IN ('queued', 'processing', 'done', 'failed')`)
 export class ConversionJob {
   @PrimaryColumn({ type: 'text' })
@@ -57,6 +58,17 @@ export class ConversionJob {
 
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt!: Date | null;
+
+  /** null until a purchase starts; 'buying' while one settles (so concurrent purchases settle once); 'paid' after. */
+  @Column({ name: 'result_purchase', type: 'text', nullable: true })
+  resultPurchase!: 'buying' | 'paid' | null;
+
+  @Index('uq_conversion_jobs_download_token', { unique: true })
+  @Column({ name: 'download_token', type: 'text', nullable: true })
+  downloadToken!: string | null;
+
+  @Column({ name: 'download_expires_at', type: 'timestamptz', nullable: true })
+  downloadExpiresAt!: Date | null;
 
   @Index('ix_conversion_jobs_expires_at')
   @Column({ name: 'expires_at', type: 'timestamptz' })

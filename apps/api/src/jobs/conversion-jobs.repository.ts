@@ -20,7 +20,25 @@ export class ConversionJobsRepository {
     return this.jobs.findOneBy({ idempotencyKey: key });
   }
 
-  async update(id: string, changes: Partial<Pick<ConversionJob, 'status' | 'progressPercent' | 'resultSizeBytes' | 'failureType' | 'failureMessage' | 'finishedAt'>>): Promise<void> {
+  findByDownloadToken(token: string): Promise<ConversionJob | null> {
+    return this.jobs.findOneBy({ downloadToken: token });
+  }
+
+  /** Claims the result purchase of a done job; false when another purchase is settling or done. */
+  async claimPurchase(id: string): Promise<boolean> {
+    const result = await this.jobs
+      .createQueryBuilder()
+      .update()
+      .set({ resultPurchase: 'buying' })
+      .where("id = :id AND status = 'done' AND result_purchase IS NULL", { id })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  async update(
+    id: string,
+    changes: Partial<Pick<ConversionJob, 'status' | 'progressPercent' | 'resultSizeBytes' | 'failureType' | 'failureMessage' | 'finishedAt' | 'resultPurchase' | 'downloadToken' | 'downloadExpiresAt'>>,
+  ): Promise<void> {
     await this.jobs.update({ id }, changes);
   }
 

@@ -93,6 +93,9 @@ export class ConversionJobsService {
         idempotencyKey: idempotencyKey ?? null,
         requestFingerprint: request.fingerprint,
         finishedAt: null,
+        resultPurchase: null,
+        downloadToken: null,
+        downloadExpiresAt: null,
         expiresAt: new Date(Date.now() + JOB_RETENTION_MS),
       });
     } catch (error) {

@@ -15,6 +15,8 @@ import { type ConversionJobAccepted, ConversionJobAcceptedSchema, CreateConversi
 import { JOB_ID_PATTERN } from './job-id.js';
 import { JobStatusSchema, type JobStatusBody } from './job-status.schemas.js';
 import { jobStatusView, retryAfterSeconds } from './job-status-view.js';
+import { ResultPurchaseService } from './result-purchase.service.js';
+import { type PurchasedConversionResult, PurchasedConversionResultSchema } from './result.schemas.js';
 import { UploadReader } from './upload-reader.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,128}$/;
@@ -27,6 +29,7 @@ export class ConvertFileController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: ConversionJobsService,
     private readonly uploads: UploadReader,
+    private readonly results: ResultPurchaseService,
   ) {}
 
   @Post()
@@ -87,6 +90,31 @@ export class ConvertFileController {
     if ('retry_after_seconds' in view) reply.header('Retry-After', String(view.retry_after_seconds));
     reply.header('Cache-Control', 'no-store');
     return view;
+  }
+
+  @Get(':job_id/result')
+  @Paid({ name: 'purchaseConversionResult', description: 'Buy the result of a finished conversion; returns a download URL valid for one hour.' })
+  @ApiOperation({
+    operationId: 'purchaseConversionResult',
+    summary: 'Buy a finished result (paid: dynamic price by uploaded size, 0.02 or 0.04 USDC).',
+    description: '409 result_not_ready while queued or processing; 409 conversion_failed when the job failed (nothing is charged). Once bought, later calls return a download URL again without charging.',
+  })
+  @ApiParam({ name: 'job_id', schema: { type: 'string', pattern: JOB_ID_PATTERN.source } })
+  @ApiJsonResponse(200, PurchasedConversionResultSchema, 'The result is paid; download_url is valid for one hour.')
+  @ApiErrors(400, 404, 409, 410, 429, 500, 503)
+  async result(
+    @Param('job_id') jobId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<PaidWork<ConversionJob, PurchasedConversionResult> | FreeAnswer<PurchasedConversionResult>> {
+    const job = await this.liveJob(jobId);
+    const baseUrl = publicBaseUrl(this.config, request);
+    const priceAtomic = this.results.priceOf(job);
+    if (job.resultPurchase === 'paid') return answerWithoutCharge(await this.results.deliver(job, baseUrl));
+    return chargeFor(priceAtomic, () => this.results.claim(job), {
+      reference: job.id,
+      present: (claimed, receipt) => this.results.deliver(claimed, baseUrl, receipt),
+      abandon: (claimed) => this.results.release(claimed),
+    });
   }
 
   private async liveJob(jobId: string): Promise<ConversionJob> {

@@ -7,12 +7,14 @@ import { ConversionJob } from './conversion-job.entity.js';
 import { ConversionJobsRepository } from './conversion-jobs.repository.js';
 import { ConversionJobsService } from './conversion-jobs.service.js';
 import { ConvertFileController } from './convert-file.controller.js';
+import { DownloadController } from './download.controller.js';
+import { ResultPurchaseService } from './result-purchase.service.js';
 import { UploadReader } from './upload-reader.js';
 
 /** The x402 conversion jobs API (HTTP role). */
 @Module({
   imports: [TypeOrmModule.forFeature([ConversionJob]), ConversionGraphModule, DetectionModule, QueueModule],
-  controllers: [ConvertFileController],
-  providers: [ConversionJobsRepository, ConversionJobsService, UploadReader],
+  controllers: [ConvertFileController, DownloadController],
+  providers: [ConversionJobsRepository, ConversionJobsService, UploadReader, ResultPurchaseService],
 })
 export class JobsModule {}

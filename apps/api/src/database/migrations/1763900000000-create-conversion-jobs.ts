@@ -23,12 +23,17 @@ export class CreateConversionJobs1763900000000 implements MigrationInterface {
         "created_at" timestamptz NOT NULL DEFAULT now(),
         "updated_at" timestamptz NOT NULL DEFAULT now(),
         "finished_at" timestamptz,
+        "result_purchase" text,
+        "download_token" text,
+        "download_expires_at" timestamptz,
         "expires_at" timestamptz NOT NULL,
         CONSTRAINT "pk_conversion_jobs" PRIMARY KEY ("id"),
-        CONSTRAINT "ck_conversion_jobs_status" CHECK ("status" IN ('queued', 'processing', 'done', 'failed'))
+        CONSTRAINT "ck_conversion_jobs_status" CHECK ("status" IN ('queued', 'processing', 'done', 'failed')),
+        CONSTRAINT "ck_conversion_jobs_result_purchase" CHECK ("result_purchase" IN ('buying', 'paid'))
       )`);
     await queryRunner.query(`CREATE UNIQUE INDEX "uq_conversion_jobs_idempotency_key" ON "conversion_jobs" ("idempotency_key")`);
     await queryRunner.query(`CREATE INDEX "ix_conversion_jobs_expires_at" ON "conversion_jobs" ("expires_at")`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "uq_conversion_jobs_download_token" ON "conversion_jobs" ("download_token")`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -1,0 +1,46 @@
+import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { mimeTypeOf } from '@fileshift/formats';
+import type { FastifyReply } from 'fastify';
+import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
+import { ApiErrors } from '../http/api-docs.decorators.js';
+import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
+import { ConversionJobsRepository } from './conversion-jobs.repository.js';
+import { jobOutputKey } from './job-storage-keys.js';
+import { resultFilename } from './result-purchase.service.js';
+
+const DOWNLOAD_FILE = /^([A-Za-z0-9_-]{32})\.([a-z0-9]{1,20})$/;
+
+/** Bought results: an unguessable path, valid one hour, no payment again. */
+@ApiTags('x402')
+@Controller('api/x402/v1/download')
+export class DownloadController {
+  constructor(
+    private readonly jobs: ConversionJobsRepository,
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+  ) {}
+
+  @Get(':file')
+  @ApiOperation({ operationId: 'downloadConversionResult', summary: 'Download a bought result (the download_url; free, valid one hour).' })
+  @ApiParam({ name: 'file', schema: { type: 'string', pattern: DOWNLOAD_FILE.source } })
+  @ApiResponse({ status: 200, description: 'The converted file.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiErrors(404, 410, 500)
+  async download(@Param('file') file: string, @Res() reply: FastifyReply): Promise<void> {
+    const match = DOWNLOAD_FILE.exec(file);
+    const job = match ? await this.jobs.findByDownloadToken(match[1]!) : null;
+    if (!job || job.targetFormat !== match![2]) throw new ApiErrorException(404, ApiErrorCode.NotFound, 'No such download.');
+    if (!job.downloadExpiresAt || job.downloadExpiresAt.getTime() <= Date.now() || job.expiresAt.getTime() <= Date.now()) {
+      throw new ApiErrorException(410, ApiErrorCode.Gone, 'This download URL expired; call the result URL again for a new one (no new payment).');
+    }
+    const key = jobOutputKey(job.id, job.targetFormat);
+    const size = await this.storage.size(key);
+    if (size === null) throw new ApiErrorException(410, ApiErrorCode.Gone, 'The result was deleted.');
+    const filename = resultFilename(job);
+    await reply
+      .header('Content-Type', mimeTypeOf(job.targetFormat))
+      .header('Content-Length', String(size))
+      .header('Content-Disposition', `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`)
+      .header('Cache-Control', 'private, no-store')
+      .send(this.storage.read(key));
+  }
+}
