@@ -9,6 +9,7 @@ import { JobsModule } from './jobs/jobs.module.js';
 import { PaymentsModule } from './payments/payments.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { WorkerModule } from './queue/worker.module.js';
+import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { StorageModule } from './storage/storage.module.js';
 
 /** The modules a process loads depend on its ROLE: HTTP only, workers only, or both. */
@@ -18,7 +19,7 @@ export class AppModule {
     const serves = config.role === 'api' || config.role === 'all';
     const works = config.role === 'worker' || config.role === 'all';
     const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule, QueueModule, StorageModule];
-    if (serves) imports.push(PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, JobsModule);
+    if (serves) imports.push(RateLimitModule, PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, JobsModule);
     if (works) imports.push(WorkerModule);
     return { module: AppModule, imports };
   }

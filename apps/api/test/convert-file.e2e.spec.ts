@@ -1,4 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Queue, QueueEvents } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { JobName, QueueName } from '../src/queue/job-contract.js';
 import { DevChain } from '@fileshift/devchain';
 import sharp from 'sharp';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -190,6 +195,54 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
     const response = await convert(pay, tooBig, fieldsFor(tooBig, 'big.bin', 'webp'));
     expect(response.status).toBe(413);
     expect(await payTo()).toBe(before);
+  });
+
+  it('DELETE removes input, result and details at once; the job then answers 410', async () => {
+    const response = await convert(pay, png, fieldsFor(png, 'gone.png', 'webp'));
+    const { job_id: jobId, status_url: statusUrl } = (await response.json()) as { job_id: string; status_url: string };
+    await waitForEnd(statusUrl);
+    const jobDir = join(t.config.dataDir, 'files', 'jobs', jobId);
+    expect(readdirSync(jobDir).sort()).toEqual(['input', 'output.webp']);
+    const deleted = await fetch(`${t.baseUrl}/api/x402/v1/convert-file/${jobId}/delete`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toEqual({ success: true, message: expect.any(String) });
+    expect(existsSync(join(jobDir, 'input')) || existsSync(join(jobDir, 'output.webp'))).toBe(false);
+    for (const [method, path] of [['GET', 'status'], ['GET', 'result'], ['DELETE', 'delete']]) {
+      const after = await fetch(`${t.baseUrl}/api/x402/v1/convert-file/${jobId}/${path}`, { method });
+      expect(after.status, path).toBe(410);
+    }
+  });
+
+  it('expires jobs after their 24 hours (410 at once, files purged by the scheduled job) and download URLs after one hour', async () => {
+    const response = await convert(pay, png, fieldsFor(png, 'old.png', 'webp'));
+    const { job_id: jobId, status_url: statusUrl } = (await response.json()) as { job_id: string; status_url: string };
+    const done = await waitForEnd(statusUrl);
+    const bought = (await (await pay(done.result_url as string)).json()) as { download_url: string };
+    expect((await fetch(bought.download_url)).status).toBe(200);
+
+    const db = t.app.get(DataSource);
+    await db.query(`UPDATE conversion_jobs SET download_expires_at = now() - interval '1 second' WHERE id = $1`, [jobId]);
+    expect((await fetch(bought.download_url)).status).toBe(410);
+    const renewed = (await (await fetch(done.result_url as string)).json()) as { download_url: string };
+    expect(renewed.download_url).not.toBe(bought.download_url);
+    expect((await fetch(renewed.download_url)).status).toBe(200);
+
+    await db.query(`UPDATE conversion_jobs SET expires_at = now() - interval '1 second' WHERE id = $1`, [jobId]);
+    expect((await fetch(statusUrl)).status).toBe(410);
+    const queue = new Queue(QueueName.Maintenance, { connection: { url: t.config.redisUrl }, prefix: t.config.queuePrefix });
+    const events = new QueueEvents(QueueName.Maintenance, { connection: { url: t.config.redisUrl }, prefix: t.config.queuePrefix });
+    try {
+      await events.waitUntilReady();
+      const purge = await queue.add(JobName.PurgeExpired, { reason: 'manual' });
+      expect(await purge.waitUntilFinished(events, 20_000)).toEqual({ purged: 1 });
+    } finally {
+      await events.close();
+      await queue.close();
+    }
+    expect(existsSync(join(t.config.dataDir, 'files', 'jobs', jobId, 'input'))).toBe(false);
+    const gone = await fetch(statusUrl);
+    expect(gone.status).toBe(410);
+    expect(((await gone.json()) as { error: { message: string } }).error.message).toContain('expired');
   });
 
   it('status answers 400 for a malformed id and 404 for an unknown one', async () => {

@@ -59,6 +59,7 @@ export const environmentSchema = z.object({
   X402_SVM_PAY_TO: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address').optional(),
   X402_MAX_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   DEVCHAIN_RPC_URL: url(['http:', 'https:']).optional(),
+  X402_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
 }).superRefine((env, context) => {
   if (env.FACILITATOR_URL && !env.X402_EVM_PAY_TO && !env.X402_SVM_PAY_TO) {
     context.addIssue({ code: 'custom', path: ['X402_EVM_PAY_TO'], message: 'live payments (FACILITATOR_URL set) need X402_EVM_PAY_TO and/or X402_SVM_PAY_TO' });
@@ -81,6 +82,7 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   prices: PriceConfig;
   payments: PaymentConfig;
+  x402RateLimitPerMinute: number;
   version: string;
 }
 
@@ -149,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
         maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,
         devChainRpcUrl: e.DEVCHAIN_RPC_URL,
       },
+      x402RateLimitPerMinute: e.X402_RATE_LIMIT_PER_MINUTE,
       version,
     },
   };

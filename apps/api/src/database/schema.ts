@@ -1,8 +1,9 @@
 import { ConversionJob } from '../jobs/conversion-job.entity.js';
+import { JobTombstone } from '../jobs/job-tombstone.entity.js';
 import { PaymentRecord } from '../payments/payment-record.entity.js';
 import { CreatePaymentRecords1763800000000 } from './migrations/1763800000000-create-payment-records.js';
 import { CreateConversionJobs1763900000000 } from './migrations/1763900000000-create-conversion-jobs.js';
 
 /** Explicit lists, identical in src/ and dist/ — no globs. */
-export const ENTITIES = [PaymentRecord, ConversionJob];
+export const ENTITIES = [PaymentRecord, ConversionJob, JobTombstone];
 export const MIGRATIONS = [CreatePaymentRecords1763800000000, CreateConversionJobs1763900000000];

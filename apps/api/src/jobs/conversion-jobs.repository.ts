@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { LessThan, LessThanOrEqual, type Repository } from 'typeorm';
 import { ConversionJob, type ConversionJobStatus } from './conversion-job.entity.js';
+import { JobTombstone } from './job-tombstone.entity.js';
 
 /** The conversion jobs in PostgreSQL. */
 @Injectable()
 export class ConversionJobsRepository {
-  constructor(@InjectRepository(ConversionJob) private readonly jobs: Repository<ConversionJob>) {}
+  constructor(
+    @InjectRepository(ConversionJob) private readonly jobs: Repository<ConversionJob>,
+    @InjectRepository(JobTombstone) private readonly tombstones: Repository<JobTombstone>,
+  ) {}
 
   create(job: Omit<ConversionJob, 'createdAt' | 'updatedAt'>): Promise<ConversionJob> {
     return this.jobs.save(this.jobs.create(job));
@@ -53,7 +57,28 @@ export class ConversionJobsRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** Removes a job never paid for: no tombstone, it never existed for the client. */
   async delete(id: string): Promise<void> {
     await this.jobs.delete({ id });
+  }
+
+  /** Removes a job and leaves a tombstone, in one transaction. */
+  async remove(id: string, reason: JobTombstone['reason']): Promise<void> {
+    await this.jobs.manager.transaction(async (manager) => {
+      await manager.delete(ConversionJob, { id });
+      await manager.upsert(JobTombstone, { jobId: id, reason }, ['jobId']);
+    });
+  }
+
+  findTombstone(id: string): Promise<JobTombstone | null> {
+    return this.tombstones.findOneBy({ jobId: id });
+  }
+
+  findExpired(now: Date, limit: number): Promise<ConversionJob[]> {
+    return this.jobs.find({ where: { expiresAt: LessThanOrEqual(now) }, take: limit, order: { expiresAt: 'ASC' } });
+  }
+
+  async forgetTombstonesBefore(cutoff: Date): Promise<number> {
+    return (await this.tombstones.delete({ removedAt: LessThan(cutoff) })).affected ?? 0;
   }
 }

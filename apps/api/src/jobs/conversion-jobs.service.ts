@@ -122,9 +122,10 @@ export class ConversionJobsService {
     return this.jobs.find(id);
   }
 
-  get prices() {
-    return this.config.prices;
+  tombstone(id: string) {
+    return this.jobs.findTombstone(id);
   }
+
 }
 
 function invalid(field: string, message: string): ApiErrorException {

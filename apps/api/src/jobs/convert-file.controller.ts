@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { answerWithoutCharge, chargeFor, type FreeAnswer, Paid, type PaidWork } from '@fileshift/x402-nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -11,10 +11,11 @@ import { schemaRef } from '../http/api-schema-registry.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import type { ConversionJob } from './conversion-job.entity.js';
 import { ConversionJobsService } from './conversion-jobs.service.js';
-import { type ConversionJobAccepted, ConversionJobAcceptedSchema, CreateConversionJobFieldsSchema, CreateConversionJobRequestSchema } from './convert-file.schemas.js';
+import { type ConversionJobAccepted, ConversionJobAcceptedSchema, DeleteJobResponseSchema, CreateConversionJobFieldsSchema, CreateConversionJobRequestSchema } from './convert-file.schemas.js';
 import { JOB_ID_PATTERN } from './job-id.js';
 import { JobStatusSchema, type JobStatusBody } from './job-status.schemas.js';
 import { jobStatusView, retryAfterSeconds } from './job-status-view.js';
+import { JobRemovalService } from './job-removal.service.js';
 import { ResultPurchaseService } from './result-purchase.service.js';
 import { type PurchasedConversionResult, PurchasedConversionResultSchema } from './result.schemas.js';
 import { UploadReader } from './upload-reader.js';
@@ -30,6 +31,7 @@ export class ConvertFileController {
     private readonly jobs: ConversionJobsService,
     private readonly uploads: UploadReader,
     private readonly results: ResultPurchaseService,
+    private readonly removal: JobRemovalService,
   ) {}
 
   @Post()
@@ -117,10 +119,25 @@ export class ConvertFileController {
     });
   }
 
+  @Delete(':job_id/delete')
+  @ApiOperation({ operationId: 'deleteConversionJob', summary: 'Delete the job, its input and its result now (free; the job id is the access key).' })
+  @ApiParam({ name: 'job_id', schema: { type: 'string', pattern: JOB_ID_PATTERN.source } })
+  @ApiJsonResponse(200, DeleteJobResponseSchema, 'Deleted. Later calls for this job answer 410.')
+  @ApiErrors(400, 404, 410, 429, 500)
+  async delete(@Param('job_id') jobId: string): Promise<{ success: boolean; message: string }> {
+    const job = await this.liveJob(jobId);
+    await this.removal.remove(job, 'deleted');
+    return { success: true, message: 'The job, its uploaded file and its result were deleted.' };
+  }
+
   private async liveJob(jobId: string): Promise<ConversionJob> {
     if (!JOB_ID_PATTERN.test(jobId)) throw new ApiErrorException(400, ApiErrorCode.BadRequest, 'job_id must match ^job_[A-Za-z0-9_-]{22,80}$.');
     const job = await this.jobs.find(jobId);
-    if (!job) throw new ApiErrorException(404, ApiErrorCode.NotFound, 'No such job.');
+    if (!job) {
+      const tombstone = await this.jobs.tombstone(jobId);
+      if (tombstone) throw new ApiErrorException(410, ApiErrorCode.Gone, tombstone.reason === 'deleted' ? 'The job was deleted.' : 'The job and its result expired.');
+      throw new ApiErrorException(404, ApiErrorCode.NotFound, 'No such job.');
+    }
     if (job.expiresAt.getTime() <= Date.now()) throw new ApiErrorException(410, ApiErrorCode.Gone, 'The job and its result expired.');
     return job;
   }

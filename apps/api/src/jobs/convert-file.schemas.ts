@@ -34,3 +34,5 @@ export const ConversionJobAcceptedSchema = apiSchema(
 
 export type CreateConversionJobFields = z.infer<typeof CreateConversionJobFieldsSchema>;
 export type ConversionJobAccepted = z.infer<typeof ConversionJobAcceptedSchema>;
+
+export const DeleteJobResponseSchema = apiSchema('DeleteJobResponse', z.object({ success: z.boolean(), message: z.string() }));

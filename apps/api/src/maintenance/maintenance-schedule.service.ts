@@ -2,7 +2,8 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { JobName } from '../queue/job-contract.js';
 import { JobService } from '../queue/job.service.js';
 
-const PURGE_EVERY_MS = 10 * 60 * 1000;
+/** Expired jobs answer 410 at once (status checks expires_at); the sweep only reclaims space. */
+const PURGE_EVERY_MS = 5 * 60 * 1000;
 
 /** Registers the recurring purge and runs one at start-up, so nothing outlives a stopped worker. */
 @Injectable()

@@ -27,6 +27,8 @@ export async function createTestEnvironment(env: Record<string, string> = {}) {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     PORT: '0',
+    // Tests poll fast; the rate-limit test sets its own low limit.
+    X402_RATE_LIMIT_PER_MINUTE: '100000',
     ...env,
   };
   return {

@@ -34,9 +34,19 @@ export class CreateConversionJobs1763900000000 implements MigrationInterface {
     await queryRunner.query(`CREATE UNIQUE INDEX "uq_conversion_jobs_idempotency_key" ON "conversion_jobs" ("idempotency_key")`);
     await queryRunner.query(`CREATE INDEX "ix_conversion_jobs_expires_at" ON "conversion_jobs" ("expires_at")`);
     await queryRunner.query(`CREATE UNIQUE INDEX "uq_conversion_jobs_download_token" ON "conversion_jobs" ("download_token")`);
+    await queryRunner.query(`
+      CREATE TABLE "job_tombstones" (
+        "job_id" text NOT NULL,
+        "reason" text NOT NULL,
+        "removed_at" timestamptz NOT NULL DEFAULT now(),
+        CONSTRAINT "pk_job_tombstones" PRIMARY KEY ("job_id"),
+        CONSTRAINT "ck_job_tombstones_reason" CHECK ("reason" IN ('deleted', 'expired'))
+      )`);
+    await queryRunner.query(`CREATE INDEX "ix_job_tombstones_removed_at" ON "job_tombstones" ("removed_at")`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP TABLE "job_tombstones"`);
     await queryRunner.query(`DROP TABLE "conversion_jobs"`);
   }
 }

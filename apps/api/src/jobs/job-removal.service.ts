@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
+import type { ConversionJob } from './conversion-job.entity.js';
+import { ConversionJobsRepository } from './conversion-jobs.repository.js';
+import { jobInputKey, jobOutputKey } from './job-storage-keys.js';
+
+/** Tombstones outlive their jobs by a week so late callers still hear 410, not 404. */
+export const TOMBSTONE_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/** Removes a job's files and details at once, leaving a tombstone. */
+@Injectable()
+export class JobRemovalService {
+  constructor(
+    private readonly jobs: ConversionJobsRepository,
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+  ) {}
+
+  async remove(job: ConversionJob, reason: 'deleted' | 'expired'): Promise<void> {
+    await this.jobs.remove(job.id, reason);
+    await Promise.all([this.storage.delete(jobInputKey(job.id)), this.storage.delete(jobOutputKey(job.id, job.targetFormat))]);
+  }
+
+  /** Removes every job past its 24 hours; returns how many. */
+  async purgeExpired(now = new Date()): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const batch = await this.jobs.findExpired(now, 100);
+      for (const job of batch) await this.remove(job, 'expired');
+      removed += batch.length;
+      if (batch.length < 100) break;
+    }
+    await this.jobs.forgetTombstonesBefore(new Date(now.getTime() - TOMBSTONE_RETENTION_MS));
+    return removed;
+  }
+}

@@ -1,0 +1,46 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
+import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
+import { RateLimitStore } from './rate-limit.store.js';
+
+const WINDOW_SECONDS = 60;
+const LIMITED = /^\/api\/x402\/v1\/(?!health)/;
+
+/**
+ * Per-client limit on the x402 API (health excluded, so probes are never throttled): 429 with
+ * Retry-After past X402_RATE_LIMIT_PER_MINUTE. If Redis cannot be asked, requests pass: the limit
+ * protects the service; it must not take it down.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  private readonly logger = new Logger(RateLimitGuard.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly store: RateLimitStore,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    if (!LIMITED.test(request.url)) return true;
+    let hit;
+    try {
+      hit = await this.store.hit(request.ip, WINDOW_SECONDS);
+    } catch (error) {
+      this.logger.warn(`rate limit not checked: ${(error as Error).message}`);
+      return true;
+    }
+    if (hit.count > this.config.x402RateLimitPerMinute) {
+      throw new ApiErrorException(
+        429,
+        ApiErrorCode.RateLimited,
+        `Too many requests: at most ${this.config.x402RateLimitPerMinute} per minute per client. Retry after ${hit.resetInSeconds} s.`,
+        undefined,
+        { 'Retry-After': String(hit.resetInSeconds) },
+      );
+    }
+    return true;
+  }
+}
