@@ -5,8 +5,14 @@ import type { JobName, QueueName } from './job-contract.js';
 import { JobHandlerRegistry } from './job-handler-registry.js';
 
 /** A BullMQ worker for one queue that hands each job to its `@OnJob` handler. */
+/**
+ * A worker renews its job locks every lockDuration/2; a worker that died stops renewing, and within about
+ * lockDuration + stalledInterval another worker takes the job over.
+ */
+const LOCK_DURATION_MS = 15_000;
+
 export function createQueueProcessor(queue: QueueName, concurrency: number): Type<WorkerHost> {
-  @Processor(queue, { concurrency })
+  @Processor(queue, { concurrency, lockDuration: LOCK_DURATION_MS, stalledInterval: LOCK_DURATION_MS, maxStalledCount: 2 })
   @Injectable()
   class QueueProcessor extends WorkerHost {
     constructor(private readonly registry: JobHandlerRegistry) {
