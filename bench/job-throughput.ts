@@ -1,0 +1,102 @@
+/**
+ * Conversion jobs through the real queue and worker processes (payment excluded):
+ *  - overhead of a job (1 MB PNG → webp) over the raw sharp conversion measured in the same run
+ *    (p50 of 10; target ≤ 30 ms);
+ *  - jobs per second with small inputs and 1, 2 and 4 worker processes.
+ * Jobs are inserted and queued the way POST convert-file does after its fee settled.
+ *   npm run build && node --import tsx bench/job-throughput.ts   (needs PostgreSQL and Redis)
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import pg from 'pg';
+import sharp from 'sharp';
+import { spawnBuiltService } from './support/service.js';
+
+const ADMIN = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const name = `fileshift_bench_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: ADMIN });
+await admin.connect();
+await admin.query(`CREATE DATABASE "${name}"`);
+const url = new URL(ADMIN);
+url.pathname = `/${name}`;
+const env = { DATABASE_URL: url.toString(), REDIS_URL, QUEUE_PREFIX: `bench-${name}`, DATA_DIR: mkdtempSync(join(tmpdir(), 'fileshift-jobs-')), ROLE: 'worker' };
+spawnSync(process.execPath, ['apps/api/dist/migrate.js'], { env: { PATH: process.env.PATH, ...env } });
+const db = new pg.Client({ connectionString: env.DATABASE_URL });
+await db.connect();
+const queue = new Queue('conversion', { connection: { url: REDIS_URL }, prefix: env.QUEUE_PREFIX });
+
+const bigPng = await sharp({ create: { width: 700, height: 500, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png({ compressionLevel: 1 }).toBuffer();
+const smallPng = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#36c' } }).png().toBuffer();
+
+async function submit(input: Buffer): Promise<string> {
+  const id = `job_${randomBytes(24).toString('base64url')}`;
+  const dir = join(env.DATA_DIR, 'files', 'jobs', id);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'input'), input);
+  await db.query(
+    `INSERT INTO conversion_jobs (id, status, original_filename, file_created_at, input_size_bytes, input_sha256, detected_input_format, target_format, request_fingerprint, expires_at)
+     VALUES ($1, 'queued', 'a.png', now(), $2, 'x', 'png', 'webp', 'x', now() + interval '1 day')`,
+    [id, input.length],
+  );
+  await queue.add('conversion.convert-file', { jobId: id }, { jobId: id });
+  return id;
+}
+async function waitDone(ids: string[]): Promise<void> {
+  for (;;) {
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM conversion_jobs WHERE id = ANY($1) AND status IN ('done', 'failed')`, [ids]);
+    if (rows[0].n === ids.length) return;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+const workers = [];
+try {
+  // Overhead of one job over the raw conversion.
+  workers.push(await spawnBuiltService(env));
+  await waitDone([await submit(smallPng)]); // warm-up: worker up, engines loaded
+  const raw: number[] = [];
+  const endToEnd: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const start = performance.now();
+    await sharp(bigPng).webp().toBuffer();
+    raw.push(performance.now() - start);
+    const submitted = performance.now();
+    await waitDone([await submit(bigPng)]);
+    endToEnd.push(performance.now() - submitted);
+  }
+  console.log(`conversion job overhead, ${(bigPng.length / 1e6).toFixed(1)} MB PNG → webp, 1 worker process, p50 of 10`);
+  console.log(`  raw sharp conversion (baseline)   ${p50(raw).toFixed(1)} ms`);
+  console.log(`  job: insert + queue → done        ${p50(endToEnd).toFixed(1)} ms`);
+  console.log(`  overhead                          ${(p50(endToEnd) - p50(raw)).toFixed(1)} ms   (target ≤ 30 ms)`);
+
+  // Throughput with 1, 2, 4 worker processes.
+  const sequential = performance.now();
+  for (let i = 0; i < 40; i++) await sharp(smallPng).webp().toBuffer();
+  const rawRate = 40 / ((performance.now() - sequential) / 1000);
+  console.log(`jobs per second, 200 small PNG → webp jobs (raw sharp in one process: ${rawRate.toFixed(0)} conversions/s)`);
+  for (const count of [1, 2, 4]) {
+    while (workers.length < count) workers.push(await spawnBuiltService(env));
+    while (workers.length > count) workers.pop()!.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const start = performance.now();
+    const ids: string[] = [];
+    for (let i = 0; i < 200; i++) ids.push(await submit(smallPng));
+    await waitDone(ids);
+    console.log(`  ${count} worker process${count > 1 ? 'es' : '  '}   ${(ids.length / ((performance.now() - start) / 1000)).toFixed(0)} jobs/s`);
+  }
+} finally {
+  for (const worker of workers) worker.child.kill('SIGTERM');
+  await queue.obliterate({ force: true }).catch(() => undefined);
+  await queue.close();
+  await db.end();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
+  rmSync(env.DATA_DIR, { recursive: true, force: true });
+}
