@@ -1,21 +1,6 @@
 import { z } from 'zod';
 import { apiSchema } from '../http/api-schema-registry.js';
-
-const PriceSchema = apiSchema(
-  'Price',
-  z.object({
-    amount: z.string().regex(/^[0-9]+(\.[0-9]{1,6})?$/),
-    currency: z.literal('USDC'),
-    atomic_units: z.string().regex(/^[0-9]+$/),
-    decimals: z.literal(6),
-    network: z.string().optional(),
-  }),
-);
-
-const ResultPriceSchema = apiSchema(
-  'ResultPrice',
-  PriceSchema.extend({ pricing_rule: z.enum(['file_size_lte_10mb', 'file_size_gt_10mb_lte_40mb']) }),
-);
+import { PriceSchema, ResultPriceSchema } from '../payments/price.schemas.js';
 
 export const JobProcessingSchema = apiSchema(
   'JobStatusProcessing',

@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { apiSchema } from '../http/api-schema-registry.js';
-
-const PriceRef = z.object({
-  amount: z.string(),
-  currency: z.literal('USDC'),
-  atomic_units: z.string(),
-  decimals: z.literal(6),
-  network: z.string().optional(),
-});
+import { PriceSchema } from '../payments/price.schemas.js';
 
 export const PaymentReceiptSchema = apiSchema(
   'PaymentReceipt',
@@ -15,7 +8,7 @@ export const PaymentReceiptSchema = apiSchema(
     protocol: z.literal('x402'),
     scheme: z.literal('exact'),
     network: z.string(),
-    amount: PriceRef,
+    amount: PriceSchema,
     tx_hash: z.string().optional(),
     settled_at: z.string().optional(),
   }),

@@ -26,14 +26,6 @@ export class JobService {
     await this.queueOf(name).upsertJobScheduler(name, { every: everyMs }, { name, data: payload });
   }
 
-  /** How many worker connections are consuming each queue right now. */
-  async workerCounts(): Promise<Record<QueueName, number>> {
-    const entries = await Promise.all(
-      Object.entries(this.queues).map(async ([name, queue]) => [name, (await queue.getWorkers()).length] as const),
-    );
-    return Object.fromEntries(entries) as Record<QueueName, number>;
-  }
-
   queueOf(name: JobName): Queue {
     return this.queues[QUEUE_OF_JOB[name]];
   }
