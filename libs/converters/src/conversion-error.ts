@@ -1,12 +1,15 @@
 /** The spec's failure_type values. */
-export type FailureType =
-  | 'unsupported_or_corrupt_input'
-  | 'unsupported_output_format'
-  | 'file_too_large'
-  | 'security_rejected'
-  | 'provider_error'
-  | 'timeout'
-  | 'unknown';
+export const FAILURE_TYPES = [
+  'unsupported_or_corrupt_input',
+  'unsupported_output_format',
+  'file_too_large',
+  'security_rejected',
+  'provider_error',
+  'timeout',
+  'unknown',
+] as const;
+
+export type FailureType = (typeof FAILURE_TYPES)[number];
 
 /** A conversion that did not succeed, with a message safe to show (no paths, no stack). */
 export class ConversionError extends Error {

@@ -1,4 +1,4 @@
-export { ConversionError, type FailureType } from './conversion-error.js';
+export { ConversionError, FAILURE_TYPES, type FailureType } from './conversion-error.js';
 export { ConversionGraph } from './conversion-graph.js';
 export { DEFAULT_CONVERSION_LIMITS } from './conversion-limits.js';
 export type {

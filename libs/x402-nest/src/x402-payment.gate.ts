@@ -74,7 +74,7 @@ export class X402PaymentGate {
     });
 
     const presented = readPaymentHeader(request.headers);
-    let paymentHeader: string;
+    let payload: PaymentPayload;
     switch (presented.kind) {
       case 'none':
         throw await this.challenge(server, context());
@@ -86,15 +86,15 @@ export class X402PaymentGate {
         if (!upgraded) {
           throw await this.challenge(server, context(), `unsupported_network: no "${presented.scheme}" payment accepted on ${presented.network}`);
         }
-        paymentHeader = encodeHeader(upgraded);
+        payload = upgraded;
         break;
       }
       case 'v2':
-        paymentHeader = encodeHeader(presented.payload);
+        payload = presented.payload;
     }
 
-    const presentedPayload = JSON.parse(Buffer.from(paymentHeader, 'base64').toString('utf8')) as PaymentPayload;
-    if (await this.options.ledger.wasPresented(presentedPayload.accepted.network, paymentNonce(presentedPayload))) {
+    const paymentHeader = encodeHeader(payload);
+    if (await this.options.ledger.wasPresented(payload.accepted.network, paymentNonce(payload))) {
       throw await this.challenge(server, context(), REPLAY_REASON);
     }
     const verified = await this.unlessUnavailable(() => server.processHTTPRequest(context(paymentHeader)), 'verify');

@@ -1,3 +1,4 @@
+import type { FailureType } from '@fileshift/converters';
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 export type ConversionJobStatus = 'queued' | 'processing' | 'done' | 'failed';
@@ -38,7 +39,7 @@ export class ConversionJob {
   resultSizeBytes!: number | null;
 
   @Column({ name: 'failure_type', type: 'text', nullable: true })
-  failureType!: string | null;
+  failureType!: FailureType | null;
 
   @Column({ name: 'failure_message', type: 'text', nullable: true })
   failureMessage!: string | null;

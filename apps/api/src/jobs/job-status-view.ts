@@ -30,7 +30,7 @@ export function jobStatusView(job: ConversionJob, args: { baseUrl: string; price
     return {
       job_id: job.id,
       status: 'failed',
-      failure_type: (job.failureType ?? 'unknown') as Extract<JobStatusBody, { status: 'failed' }>['failure_type'],
+      failure_type: job.failureType ?? 'unknown',
       result_available: false,
       charged_amount: ZERO_PRICE,
       message: job.failureMessage ?? 'The conversion failed.',

@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '@fileshift/converters';
 import { z } from 'zod';
 import { apiSchema } from '../http/api-schema-registry.js';
 import { PriceSchema, ResultPriceSchema } from '../payments/price.schemas.js';
@@ -36,7 +37,7 @@ export const JobFailedSchema = apiSchema(
   z.object({
     job_id: z.string(),
     status: z.literal('failed'),
-    failure_type: z.enum(['unsupported_or_corrupt_input', 'unsupported_output_format', 'file_too_large', 'security_rejected', 'provider_error', 'timeout', 'unknown']),
+    failure_type: z.enum(FAILURE_TYPES),
     result_available: z.literal(false),
     charged_amount: PriceSchema.optional(),
     message: z.string().optional(),
