@@ -6,6 +6,7 @@ import { DetectionModule } from './detection/detection.module.js';
 import { DiscoveryModule } from './discovery/discovery.module.js';
 import { HealthModule } from './health/health.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
+import { KeyApiModule } from './key-api/key-api.module.js';
 import { PaymentsModule } from './payments/payments.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { WorkerModule } from './queue/worker.module.js';
@@ -19,7 +20,7 @@ export class AppModule {
     const serves = config.role === 'api' || config.role === 'all';
     const works = config.role === 'worker' || config.role === 'all';
     const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule, QueueModule, StorageModule];
-    if (serves) imports.push(RateLimitModule, PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, JobsModule);
+    if (serves) imports.push(RateLimitModule, PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, JobsModule, KeyApiModule);
     if (works) imports.push(WorkerModule);
     return { module: AppModule, imports };
   }

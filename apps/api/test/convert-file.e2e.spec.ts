@@ -234,7 +234,7 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
     try {
       await events.waitUntilReady();
       const purge = await queue.add(JobName.PurgeExpired, { reason: 'manual' });
-      expect(await purge.waitUntilFinished(events, 20_000)).toEqual({ purged: 1 });
+      expect(await purge.waitUntilFinished(events, 20_000)).toEqual({ purged: 1, purgedUploads: 0 });
     } finally {
       await events.close();
       await queue.close();

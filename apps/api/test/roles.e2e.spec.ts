@@ -33,7 +33,7 @@ describe('ROLE=api and ROLE=worker as two processes sharing the queue', () => {
       await events.waitUntilReady();
       const job = await queue.add(JobName.PurgeExpired, { reason: 'manual' });
       const result = await job.waitUntilFinished(events, 20_000);
-      expect(result).toEqual({ purged: 0 });
+      expect(result).toEqual({ purged: 0, purgedUploads: 0 });
       expect(await queue.getWorkers()).toHaveLength(1);
       expect(api.output()).not.toContain('worker started');
     } finally {

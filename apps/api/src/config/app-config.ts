@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { KeyApiLimits } from '../api-keys/api-key-limits.js';
+import { MAX_UPLOAD_BYTES } from '../payments/pricing.js';
 
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
@@ -21,6 +23,8 @@ const jsonHeaders = z.string().transform((text, context) => {
   context.addIssue({ code: 'custom', message: 'must be a JSON object of header names to string values' });
   return z.NEVER;
 });
+const count = z.coerce.number().int().min(1).max(1_000_000_000);
+const uploadBytes = z.coerce.number().int().min(1).max(MAX_UPLOAD_BYTES);
 const atomicUnits = z.coerce.number().int().min(0).max(1_000_000_000);
 const url = (protocols: string[]) =>
   z
@@ -60,6 +64,13 @@ export const environmentSchema = z.object({
   X402_MAX_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   DEVCHAIN_RPC_URL: url(['http:', 'https:']).optional(),
   X402_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  KEY_API_ANONYMOUS_REQUESTS_PER_MINUTE: count.default(10),
+  KEY_API_ANONYMOUS_DAILY_QUOTA: count.default(100),
+  KEY_API_ANONYMOUS_MAX_UPLOAD_BYTES: uploadBytes.default(5 * 1024 * 1024),
+  KEY_API_DEFAULT_REQUESTS_PER_MINUTE: count.default(120),
+  KEY_API_DEFAULT_DAILY_QUOTA: count.default(10_000),
+  KEY_API_DEFAULT_MAX_UPLOAD_BYTES: uploadBytes.default(MAX_UPLOAD_BYTES),
+  KEY_API_CONVERT_WAIT_SECONDS: z.coerce.number().int().min(1).max(600).default(120),
 }).superRefine((env, context) => {
   if (env.FACILITATOR_URL && !env.X402_EVM_PAY_TO && !env.X402_SVM_PAY_TO) {
     context.addIssue({ code: 'custom', path: ['X402_EVM_PAY_TO'], message: 'live payments (FACILITATOR_URL set) need X402_EVM_PAY_TO and/or X402_SVM_PAY_TO' });
@@ -83,7 +94,17 @@ export interface AppConfig {
   prices: PriceConfig;
   payments: PaymentConfig;
   x402RateLimitPerMinute: number;
+  keyApi: KeyApiConfig;
   version: string;
+}
+
+export interface KeyApiConfig {
+  /** Limits without an Api-Key header, per client IP: meant for trying the API out. */
+  anonymous: KeyApiLimits;
+  /** Limits a new key gets unless the CLI is told otherwise. */
+  keyDefaults: KeyApiLimits;
+  /** How long POST /api/v1/convert waits for its conversion. */
+  convertWaitSeconds: number;
 }
 
 /** `dev`: local anvil chain + in-process facilitator. `live`: remote facilitator, real networks. */
@@ -152,6 +173,19 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
         devChainRpcUrl: e.DEVCHAIN_RPC_URL,
       },
       x402RateLimitPerMinute: e.X402_RATE_LIMIT_PER_MINUTE,
+      keyApi: {
+        anonymous: {
+          requestsPerMinute: e.KEY_API_ANONYMOUS_REQUESTS_PER_MINUTE,
+          dailyQuota: e.KEY_API_ANONYMOUS_DAILY_QUOTA,
+          maxUploadBytes: e.KEY_API_ANONYMOUS_MAX_UPLOAD_BYTES,
+        },
+        keyDefaults: {
+          requestsPerMinute: e.KEY_API_DEFAULT_REQUESTS_PER_MINUTE,
+          dailyQuota: e.KEY_API_DEFAULT_DAILY_QUOTA,
+          maxUploadBytes: e.KEY_API_DEFAULT_MAX_UPLOAD_BYTES,
+        },
+        convertWaitSeconds: e.KEY_API_CONVERT_WAIT_SECONDS,
+      },
       version,
     },
   };

@@ -1,6 +1,8 @@
 /** What the API needs to know of the conversion graph (built from the engines present on this machine). */
 export interface ConversionTargets {
   targetsOf(from: string): readonly string[];
+  /** A primary target for the source (the key API marks it 1), rather than merely available (0). */
+  isRecommended(from: string, to: string): boolean;
 }
 
 /** Runs one conversion on the engine the graph names for the pair. */

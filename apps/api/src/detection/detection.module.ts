@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ConversionGraphModule } from '../conversion/conversion-graph.module.js';
 import { DetectionService } from './detection.service.js';
-import { KeyDetectController } from './key-detect.controller.js';
 import { X402DetectController } from './x402-detect.controller.js';
 
 @Module({
   imports: [ConversionGraphModule],
-  controllers: [X402DetectController, KeyDetectController],
+  controllers: [X402DetectController],
   providers: [DetectionService],
   exports: [DetectionService],
 })

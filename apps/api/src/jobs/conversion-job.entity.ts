@@ -3,13 +3,24 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDa
 
 export type ConversionJobStatus = 'queued' | 'processing' | 'done' | 'failed';
 
-/** One conversion requested through the x402 API; removed (files and details) 24 hours after creation. */
+/** Which API created a job: its result is sold (x402) or served under /tmp/ (key API). */
+export type ConversionJobOrigin = 'x402' | 'key_api';
+
+/** One conversion requested through either API; removed (files and details) 24 hours after creation. */
 @Entity({ name: 'conversion_jobs' })
+@Check('ck_conversion_jobs_origin', `"origin" IN ('x402', 'key_api')`)
 @Check('ck_conversion_jobs_result_purchase', `"result_purchase" IN ('buying', 'paid')`)
 @Check('ck_conversion_jobs_status', `"status" IN ('queued', 'processing', 'done', 'failed')`)
 export class ConversionJob {
   @PrimaryColumn({ type: 'text' })
   id!: string;
+
+  @Column({ type: 'text', default: 'x402' })
+  origin!: ConversionJobOrigin;
+
+  /** The key API key that created the job; null for x402 jobs and key API calls without a key. */
+  @Column({ name: 'api_key_id', type: 'uuid', nullable: true })
+  apiKeyId!: string | null;
 
   @Column({ type: 'text' })
   status!: ConversionJobStatus;

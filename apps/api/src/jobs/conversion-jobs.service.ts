@@ -79,6 +79,8 @@ export class ConversionJobsService {
     try {
       return await this.jobs.create({
         id,
+        origin: 'x402',
+        apiKeyId: null,
         status: 'queued',
         progressPercent: 0,
         originalFilename: request.fields.filename,
@@ -118,14 +120,15 @@ export class ConversionJobsService {
     await this.storage.delete(jobInputKey(job.id));
   }
 
-  find(id: string): Promise<ConversionJob | null> {
-    return this.jobs.find(id);
+  /** An x402 job; key API jobs are not reachable through the x402 API. */
+  async find(id: string): Promise<ConversionJob | null> {
+    const job = await this.jobs.find(id);
+    return job?.origin === 'x402' ? job : null;
   }
 
   tombstone(id: string) {
     return this.jobs.findTombstone(id);
   }
-
 }
 
 function invalid(field: string, message: string): ApiErrorException {

@@ -1,13 +1,11 @@
 import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { mimeTypeOf } from '@fileshift/formats';
 import type { FastifyReply } from 'fastify';
 import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
 import { ApiErrors } from '../http/api-docs.decorators.js';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { ConversionJobsRepository } from './conversion-jobs.repository.js';
-import { jobOutputKey } from './job-storage-keys.js';
-import { resultFilename } from './result-purchase.service.js';
+import { sendResultFile } from './send-result-file.js';
 
 const DOWNLOAD_FILE = /^([A-Za-z0-9_-]{32})\.([a-z0-9]{1,20})$/;
 
@@ -28,19 +26,10 @@ export class DownloadController {
   async download(@Param('file') file: string, @Res() reply: FastifyReply): Promise<void> {
     const match = DOWNLOAD_FILE.exec(file);
     const job = match ? await this.jobs.findByDownloadToken(match[1]!) : null;
-    if (!job || job.targetFormat !== match![2]) throw new ApiErrorException(404, ApiErrorCode.NotFound, 'No such download.');
+    if (!job || job.origin !== 'x402' || job.targetFormat !== match![2]) throw new ApiErrorException(404, ApiErrorCode.NotFound, 'No such download.');
     if (!job.downloadExpiresAt || job.downloadExpiresAt.getTime() <= Date.now() || job.expiresAt.getTime() <= Date.now()) {
       throw new ApiErrorException(410, ApiErrorCode.Gone, 'This download URL expired; call the result URL again for a new one (no new payment).');
     }
-    const key = jobOutputKey(job.id, job.targetFormat);
-    const size = await this.storage.size(key);
-    if (size === null) throw new ApiErrorException(410, ApiErrorCode.Gone, 'The result was deleted.');
-    const filename = resultFilename(job);
-    await reply
-      .header('Content-Type', mimeTypeOf(job.targetFormat))
-      .header('Content-Length', String(size))
-      .header('Content-Disposition', `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`)
-      .header('Cache-Control', 'private, no-store')
-      .send(this.storage.read(key));
+    if (!(await sendResultFile(reply, this.storage, job))) throw new ApiErrorException(410, ApiErrorCode.Gone, 'The result was deleted.');
   }
 }

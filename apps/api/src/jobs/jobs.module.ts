@@ -14,5 +14,6 @@ import { UploadReader } from './upload-reader.js';
   imports: [JobRecordsModule, ConversionGraphModule, DetectionModule, QueueModule],
   controllers: [ConvertFileController, DownloadController],
   providers: [ConversionJobsService, UploadReader, ResultPurchaseService],
+  exports: [ConversionJobsService, UploadReader],
 })
 export class JobsModule {}

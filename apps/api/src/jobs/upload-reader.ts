@@ -7,7 +7,13 @@ import { FILE_STORAGE, type FileStorage, FileTooLargeError, type StoredFile } fr
 
 export interface Upload {
   fields: Record<string, string>;
-  file?: StoredFile & { key: string };
+  /** `clientFilename`: the part's filename, as the client sent it (may be empty). */
+  file?: StoredFile & { key: string; clientFilename: string };
+}
+
+export interface UploadOptions {
+  fileField?: string;
+  maxBytes?: number;
 }
 
 /** Reads a multipart request, streaming its one file part to storage under a temporary key. */
@@ -15,7 +21,7 @@ export interface Upload {
 export class UploadReader {
   constructor(@Inject(FILE_STORAGE) private readonly storage: FileStorage) {}
 
-  async read(request: FastifyRequest, fileField = 'file'): Promise<Upload> {
+  async read(request: FastifyRequest, { fileField = 'file', maxBytes = MAX_UPLOAD_BYTES }: UploadOptions = {}): Promise<Upload> {
     if (!request.isMultipart()) {
       throw new ApiErrorException(415, ApiErrorCode.UnsupportedMediaType, 'Send the request as multipart/form-data.');
     }
@@ -26,7 +32,7 @@ export class UploadReader {
           upload.fields[part.fieldname] = String(part.value);
         } else if (part.fieldname === fileField && !upload.file) {
           const key = `uploads/${randomBytes(16).toString('hex')}`;
-          upload.file = { key, ...(await this.storage.write(key, part.file, MAX_UPLOAD_BYTES)) };
+          upload.file = { key, clientFilename: part.filename ?? '', ...(await this.storage.write(key, part.file, maxBytes)) };
         } else {
           part.file.resume();
         }
@@ -35,7 +41,7 @@ export class UploadReader {
       await this.discard(upload);
       const code = (error as { code?: string }).code;
       if (error instanceof FileTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE') {
-        throw new ApiErrorException(413, ApiErrorCode.PayloadTooLarge, `The file exceeds the maximum upload size of ${MAX_UPLOAD_BYTES} bytes.`);
+        throw new ApiErrorException(413, ApiErrorCode.PayloadTooLarge, `The file exceeds the maximum upload size of ${maxBytes} bytes.`);
       }
       if (typeof code === 'string' && code.startsWith('FST_')) {
         throw new ApiErrorException(400, ApiErrorCode.BadRequest, 'The multipart body is malformed or has too many parts.');

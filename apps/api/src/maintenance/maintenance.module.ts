@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { JobRecordsModule } from '../jobs/job-records.module.js';
+import { KeyApiRecordsModule } from '../key-api/key-api-records.module.js';
 import { QueueModule } from '../queue/queue.module.js';
 import { MaintenanceScheduleService } from './maintenance-schedule.service.js';
 import { PurgeExpiredJob } from './purge-expired.job.js';
 
 /** Retention: the purge job's handler and its schedule (worker role). */
 @Module({
-  imports: [QueueModule, JobRecordsModule],
+  imports: [QueueModule, JobRecordsModule, KeyApiRecordsModule],
   providers: [PurgeExpiredJob, MaintenanceScheduleService],
 })
 export class MaintenanceModule {}

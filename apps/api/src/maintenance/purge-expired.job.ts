@@ -1,19 +1,24 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JobRemovalService } from '../jobs/job-removal.service.js';
+import { KeyApiUploads } from '../key-api/key-api-uploads.js';
 import { JobName, type JobPayloads } from '../queue/job-contract.js';
 import { OnJob } from '../queue/on-job.decorator.js';
 
-/** Removes conversion jobs and their files 24 hours after creation, leaving tombstones. */
+/** Removes conversion jobs (leaving tombstones) and key API uploads, with their files, 24 hours after creation. */
 @Injectable()
 export class PurgeExpiredJob {
   private readonly logger = new Logger(PurgeExpiredJob.name);
 
-  constructor(private readonly removal: JobRemovalService) {}
+  constructor(
+    private readonly removal: JobRemovalService,
+    private readonly keyApiUploads: KeyApiUploads,
+  ) {}
 
   @OnJob(JobName.PurgeExpired)
-  async handle(payload: JobPayloads[JobName.PurgeExpired]): Promise<{ purged: number }> {
+  async handle(payload: JobPayloads[JobName.PurgeExpired]): Promise<{ purged: number; purgedUploads: number }> {
     const purged = await this.removal.purgeExpired();
-    if (purged > 0) this.logger.log(`purge-expired (${payload.reason}): removed ${purged} expired job(s)`);
-    return { purged };
+    const purgedUploads = await this.keyApiUploads.purgeExpired();
+    if (purged + purgedUploads > 0) this.logger.log(`purge-expired (${payload.reason}): removed ${purged} job(s) and ${purgedUploads} key API upload(s)`);
+    return { purged, purgedUploads };
   }
 }

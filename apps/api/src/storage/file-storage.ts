@@ -23,6 +23,7 @@ export interface FileStorage {
   read(key: string): Readable;
   size(key: string): Promise<number | null>;
   move(from: string, to: string): Promise<void>;
+  copy(from: string, to: string): Promise<void>;
   delete(key: string): Promise<void>;
   /** A path the conversion engines can read or write directly. */
   localPath(key: string): Promise<string>;

@@ -26,6 +26,13 @@ describe('LocalFileStorage', () => {
     expect(await storage.size('jobs/x/input')).toBeNull();
   });
 
+  it('copies a file so that either name can be deleted without the other', async () => {
+    await storage.write('uploads/original', chunks(2, 10), 1000);
+    await storage.copy('uploads/original', 'jobs/y/input');
+    await storage.delete('uploads/original');
+    expect(await storage.size('jobs/y/input')).toBe(20);
+  });
+
   it('stops past the limit and leaves nothing behind', async () => {
     await expect(storage.write('uploads/big', chunks(10, 64), 600)).rejects.toBeInstanceOf(FileTooLargeError);
     expect(await storage.size('uploads/big')).toBeNull();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
@@ -52,6 +52,13 @@ export class LocalFileStorage implements FileStorage {
   async move(from: string, to: string): Promise<void> {
     const target = await this.prepare(to);
     await rename(this.pathOf(from), target);
+  }
+
+  /** A hard link where the file system allows it (no bytes copied; both names stay independent to delete). */
+  async copy(from: string, to: string): Promise<void> {
+    const source = this.pathOf(from);
+    const target = await this.prepare(to);
+    await link(source, target).catch(() => copyFile(source, target));
   }
 
   async delete(key: string): Promise<void> {

@@ -1,16 +1,16 @@
 import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
 import { KeyApiErrors } from '../http/api-docs.decorators.js';
-import { DetectionService } from './detection.service.js';
-import { detectionJson, detectionSentence, prefersJson } from './key-api-detect-answer.js';
-import { KeyApiDetectBodyError, parseKeyApiDetectBody } from './key-api-detect-body.js';
+import { DetectionService } from '../detection/detection.service.js';
+import { detectionJson, detectionSentence, prefersJson } from '../detection/key-api-detect-answer.js';
+import { KeyApiDetectBodyError, parseKeyApiDetectBody } from '../detection/key-api-detect-body.js';
+import { KeyApiAccess } from './key-api-access.decorator.js';
 
 const MAX_BODY_BYTES = 4096;
 
-@ApiTags('key-api')
-@ApiSecurity('ApiKey')
+@KeyApiAccess()
 @Controller('api/v1')
 export class KeyDetectController {
   constructor(private readonly detection: DetectionService) {}

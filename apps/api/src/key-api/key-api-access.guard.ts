@@ -1,0 +1,76 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { looksLikeApiKeySecret } from '../api-keys/api-key-secret.js';
+import { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
+import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
+import { RateLimitStore } from '../rate-limit/rate-limit.store.js';
+import { attachKeyApiCaller, type KeyApiCaller } from './key-api-caller.js';
+
+const MINUTE = 60;
+const DAY = 86_400;
+
+/**
+ * The key API's door: the Api-Key header names a key (401 when unknown or revoked); without it the
+ * no-key testing limits apply per client IP. Then the per-minute rate and the daily quota (429 with
+ * Retry-After). Counting happens in Redis; if Redis cannot be asked, requests pass.
+ */
+@Injectable()
+export class KeyApiAccessGuard implements CanActivate {
+  private readonly logger = new Logger(KeyApiAccessGuard.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly keys: ApiKeysRepository,
+    private readonly counters: RateLimitStore,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const caller = await this.identify(request.headers['api-key']);
+    await this.enforceLimits(caller, request.ip, http.getResponse<FastifyReply>());
+    attachKeyApiCaller(request, caller);
+    return true;
+  }
+
+  private async identify(header: string | string[] | undefined): Promise<KeyApiCaller> {
+    if (header === undefined) return { apiKeyId: null, limits: this.config.keyApi.anonymous };
+    if (Array.isArray(header)) throw unauthorized('Send one Api-Key header, not several.');
+    if (header.trim() === '') throw unauthorized('The Api-Key header is empty; send a key, or leave the header out to use the no-key testing limits.');
+    const key = looksLikeApiKeySecret(header.trim()) ? await this.keys.findBySecret(header.trim()) : null;
+    if (!key) throw unauthorized('Invalid API key.');
+    if (key.revokedAt) throw unauthorized('This API key has been revoked.');
+    return { apiKeyId: key.id, limits: { requestsPerMinute: key.requestsPerMinute, dailyQuota: key.dailyQuota, maxUploadBytes: key.maxUploadBytes } };
+  }
+
+  private async enforceLimits(caller: KeyApiCaller, ip: string, reply: FastifyReply): Promise<void> {
+    const who = caller.apiKeyId ? `key:${caller.apiKeyId}` : `ip:${ip}`;
+    const whom = caller.apiKeyId ? 'for this API key' : 'without an API key (per client IP; use an API key for higher limits)';
+    let minute;
+    let day;
+    try {
+      minute = await this.counters.hit(`keyapi:minute:${who}`, MINUTE);
+      day = await this.counters.hit(`keyapi:day:${who}`, DAY);
+    } catch (error) {
+      this.logger.warn(`key API limits not checked: ${(error as Error).message}`);
+      return;
+    }
+    const { requestsPerMinute, dailyQuota } = caller.limits;
+    void reply
+      .header('RateLimit-Limit', String(requestsPerMinute))
+      .header('RateLimit-Remaining', String(Math.max(0, requestsPerMinute - minute.count)))
+      .header('RateLimit-Reset', String(minute.resetInSeconds));
+    if (minute.count > requestsPerMinute) {
+      throw tooMany(`Rate limit exceeded: at most ${requestsPerMinute} requests per minute ${whom}. Retry after ${minute.resetInSeconds} s.`, minute.resetInSeconds);
+    }
+    if (day.count > dailyQuota) {
+      throw tooMany(`Daily quota exceeded: at most ${dailyQuota} requests per UTC day ${whom}. It resets at 00:00 UTC, in ${day.resetInSeconds} s.`, day.resetInSeconds);
+    }
+  }
+}
+
+const unauthorized = (message: string) => new ApiErrorException(401, ApiErrorCode.Unauthorized, message);
+const tooMany = (message: string, retryAfter: number) =>
+  new ApiErrorException(429, ApiErrorCode.RateLimited, message, undefined, { 'Retry-After': String(retryAfter) });

@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { ApiKeysModule } from '../api-keys/api-keys.module.js';
+import { ConversionGraphModule } from '../conversion/conversion-graph.module.js';
+import { DetectionModule } from '../detection/detection.module.js';
+import { JobsModule } from '../jobs/jobs.module.js';
+import { JobRecordsModule } from '../jobs/job-records.module.js';
+import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
+import { KeyApiAccessGuard } from './key-api-access.guard.js';
+import { KeyApiConversions } from './key-api-conversions.js';
+import { KeyApiDownloadController } from './key-api-download.controller.js';
+import { KeyApiRecordsModule } from './key-api-records.module.js';
+import { KeyConvertController } from './key-convert.controller.js';
+import { KeyDetectController } from './key-detect.controller.js';
+import { KeyOutputFormatsController } from './key-output-formats.controller.js';
+import { KeyUploadController } from './key-upload.controller.js';
+
+/** The key-authenticated API (/api/v1 and its /tmp/ downloads) on the shared detection, jobs and storage. */
+@Module({
+  imports: [ApiKeysModule, RateLimitModule, ConversionGraphModule, DetectionModule, JobsModule, JobRecordsModule, KeyApiRecordsModule],
+  controllers: [KeyUploadController, KeyConvertController, KeyOutputFormatsController, KeyDetectController, KeyApiDownloadController],
+  providers: [KeyApiAccessGuard, KeyApiConversions],
+})
+export class KeyApiModule {}

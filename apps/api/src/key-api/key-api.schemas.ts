@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { apiSchema } from '../http/api-schema-registry.js';
+
+const extension = (what: string) =>
+  z
+    .string()
+    .regex(/^\.?[A-Za-z0-9]{1,20}$/, 'an extension such as png, letters and digits only')
+    .transform((value) => value.replace(/^\./, '').toLowerCase())
+    .describe(`${what} extension, without a dot, e.g. png.`);
+
+export const KeyApiUploadRequestSchema = apiSchema(
+  'KeyApiUploadRequest',
+  z.object({ file: z.string().describe('The file (binary part).') }),
+  'multipart/form-data parts of POST /api/v1/upload.',
+);
+
+export const KeyApiUploadResponseSchema = apiSchema(
+  'KeyApiUploadResponse',
+  z.object({
+    Status: z.literal('OK'),
+    Filename: z.string().describe('Server-side, unguessable name of the upload; pass it to /api/v1/convert. Valid 24 hours.'),
+  }),
+);
+
+export const KeyApiConvertRequestSchema = apiSchema(
+  'KeyApiConvertRequest',
+  z.object({
+    filename: z.string().min(1).max(64).describe('The Filename returned by /api/v1/upload.'),
+    ext_in: extension('Source'),
+    ext_out: extension('Target'),
+  }),
+);
+
+export const KeyApiConvertResponseSchema = apiSchema(
+  'KeyApiConvertResponse',
+  z.object({
+    Status: z.literal('OK'),
+    file: z.object({
+      ext_out: z.string().describe('Target extension.'),
+      urls: z.array(z.string()).describe('Download paths relative to the base URL, under /tmp/. Valid 24 hours; no key needed.'),
+    }),
+  }),
+  'The converted file. Status is not in the original spec response; it is always "OK" here.',
+);
+
+export const KeyApiListRequestSchema = apiSchema('KeyApiListRequest', z.object({ ext_in: extension('Source') }));
+
+export const KeyApiListResponseSchema = apiSchema(
+  'KeyApiListResponse',
+  z.object({ Status: z.literal('OK'), extensions: z.array(z.string()).describe('Every output extension, alphabetically.') }),
+);
+
+export const KeyApiListByTypeResponseSchema = apiSchema(
+  'KeyApiListByTypeResponse',
+  z.object({
+    Status: z.literal('OK'),
+    extensions_by_type: z
+      .record(z.string(), z.record(z.string(), z.union([z.literal(0), z.literal(1)])))
+      .describe('Category → extension → 1 (recommended) or 0 (available).'),
+    menu_popular: z.array(z.record(z.string(), z.array(z.string()))).describe('Recommended targets per category, the input category first.'),
+    type: z.string().describe('Category of ext_in.'),
+  }),
+);
+
+export type KeyApiConvertRequest = z.output<typeof KeyApiConvertRequestSchema>;
+export type KeyApiConvertResponse = z.output<typeof KeyApiConvertResponseSchema>;
+export type KeyApiListByTypeResponse = z.output<typeof KeyApiListByTypeResponseSchema>;

@@ -1,0 +1,42 @@
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ApiJsonBody, ApiJsonResponse, KeyApiErrors } from '../http/api-docs.decorators.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { KeyApiAccess } from './key-api-access.decorator.js';
+import { Caller, type KeyApiCaller } from './key-api-caller.js';
+import { KeyApiConversions } from './key-api-conversions.js';
+import { type KeyApiConvertRequest, KeyApiConvertRequestSchema, type KeyApiConvertResponse, KeyApiConvertResponseSchema } from './key-api.schemas.js';
+
+@KeyApiAccess()
+@Controller('api/v1')
+export class KeyConvertController {
+  constructor(private readonly conversions: KeyApiConversions) {}
+
+  @Post('convert')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'keyConvert',
+    summary: 'Convert an uploaded file and wait for it (up to KEY_API_CONVERT_WAIT_SECONDS, 120 s by default).',
+    description:
+      'Runs on the shared queue and workers. The same filename and ext_out again returns the same result (or waits for the same ' +
+      'running conversion after a 504). When the bytes show another format than ext_in, the conversion starts from what the bytes are ' +
+      'if that format converts to ext_out, and fails with 400 otherwise. Errors: 404 unknown or expired filename, 400 unknown ' +
+      'extension or unsupported pair, 422 conversion failed, 504 not finished in time.',
+  })
+  @ApiJsonBody(KeyApiConvertRequestSchema)
+  @ApiJsonResponse(200, KeyApiConvertResponseSchema, 'Converted; download the URL (no key needed, valid 24 hours).')
+  @KeyApiErrors(400, 401, 404, 422, 429, 500, 504)
+  async convert(
+    @Body(new ZodValidationPipe(KeyApiConvertRequestSchema)) body: KeyApiConvertRequest,
+    @Caller() caller: KeyApiCaller,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<KeyApiConvertResponse> {
+    const clientGone = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) clientGone.abort();
+    });
+    const job = await this.conversions.convert(caller, body, clientGone.signal);
+    return { Status: 'OK', file: { ext_out: body.ext_out, urls: [`/tmp/${job.downloadToken}.${body.ext_out}`] } };
+  }
+}

@@ -1,0 +1,42 @@
+import { Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
+import { ApiJsonResponse, KeyApiErrors } from '../http/api-docs.decorators.js';
+import { schemaRef } from '../http/api-schema-registry.js';
+import { UploadReader } from '../jobs/upload-reader.js';
+import { KeyApiAccess } from './key-api-access.decorator.js';
+import { Caller, type KeyApiCaller } from './key-api-caller.js';
+import { KeyApiUploads } from './key-api-uploads.js';
+import { KeyApiUploadRequestSchema, KeyApiUploadResponseSchema } from './key-api.schemas.js';
+
+@KeyApiAccess()
+@Controller('api/v1')
+export class KeyUploadController {
+  constructor(
+    private readonly reader: UploadReader,
+    private readonly uploads: KeyApiUploads,
+  ) {}
+
+  @Post('upload')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'keyUpload',
+    summary: 'Upload a file; answers the server-side Filename to convert it with.',
+    description: 'Streams the multipart part "file" to storage. Size limit: the key\'s (40 MB by default; 5 MB without a key). The upload expires after 24 hours.',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: schemaRef(KeyApiUploadRequestSchema) as never, required: true })
+  @ApiJsonResponse(200, KeyApiUploadResponseSchema, 'Stored.')
+  @KeyApiErrors(400, 401, 413, 415, 429, 500)
+  async upload(@Req() request: FastifyRequest, @Caller() caller: KeyApiCaller): Promise<{ Status: 'OK'; Filename: string }> {
+    const upload = await this.reader.read(request, { maxBytes: caller.limits.maxUploadBytes });
+    if (!upload.file) throw new ApiErrorException(400, ApiErrorCode.BadRequest, 'Send the file in the multipart part named "file".');
+    if (upload.file.size === 0) {
+      await this.reader.discard(upload);
+      throw new ApiErrorException(400, ApiErrorCode.BadRequest, 'The file is empty.');
+    }
+    const kept = await this.uploads.keep(upload.file, caller.apiKeyId);
+    return { Status: 'OK', Filename: kept.filename };
+  }
+}

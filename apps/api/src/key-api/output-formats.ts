@@ -1,0 +1,47 @@
+import { FORMAT_CATEGORIES, type FileFormat, type FormatCategory, getFormat } from '@fileshift/formats';
+import type { ConversionTargets } from '../conversion/conversion-graph.token.js';
+
+/** 1: a recommended target; 0: available but not primary. */
+export type TargetRank = 0 | 1;
+
+export interface OutputFormatsByType {
+  extensions_by_type: Partial<Record<FormatCategory, Record<string, TargetRank>>>;
+  menu_popular: Array<Partial<Record<FormatCategory, string[]>>>;
+  type: FormatCategory;
+}
+
+const byExtension = (a: FileFormat, b: FileFormat) => a.extension.localeCompare(b.extension);
+
+function targetFormats(source: FileFormat, graph: ConversionTargets): FileFormat[] {
+  return graph
+    .targetsOf(source.id)
+    .map((id) => getFormat(id))
+    .filter((format): format is FileFormat => format !== undefined)
+    .sort(byExtension);
+}
+
+/** The flat list of list_ext_out: every target's extension, alphabetically. */
+export function outputExtensions(source: FileFormat, graph: ConversionTargets): string[] {
+  return targetFormats(source, graph).map((format) => format.extension);
+}
+
+/**
+ * list_ext_out_by_type: targets grouped by category (in catalogue order), each marked 1 or 0; the
+ * menu lists the recommended targets, the source's own category first.
+ */
+export function outputFormatsByType(source: FileFormat, graph: ConversionTargets): OutputFormatsByType {
+  const targets = targetFormats(source, graph);
+  const categories = [source.category, ...FORMAT_CATEGORIES.filter((category) => category !== source.category)];
+  const extensionsByType: OutputFormatsByType['extensions_by_type'] = {};
+  const menu: OutputFormatsByType['menu_popular'] = [];
+  for (const category of FORMAT_CATEGORIES) {
+    const inCategory = targets.filter((format) => format.category === category);
+    if (inCategory.length === 0) continue;
+    extensionsByType[category] = Object.fromEntries(inCategory.map((format) => [format.extension, graph.isRecommended(source.id, format.id) ? 1 : 0]));
+  }
+  for (const category of categories) {
+    const recommended = targets.filter((format) => format.category === category && graph.isRecommended(source.id, format.id));
+    if (recommended.length > 0) menu.push({ [category]: recommended.map((format) => format.extension) });
+  }
+  return { extensions_by_type: extensionsByType, menu_popular: menu, type: source.category };
+}
