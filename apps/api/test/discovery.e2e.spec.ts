@@ -47,7 +47,16 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     });
     expect(detect.responses['402'].headers['PAYMENT-REQUIRED']).toBeDefined();
     expect(Object.keys(detect.responses)).toEqual(expect.arrayContaining(['200', '400', '402', '422', '429', '500', '503']));
-    expect(document.paths['/api/v1/detect_file_type'].post.security).toEqual([{ ApiKey: [] }]);
+    // Every key API operation: the Api-Key scheme, or none (the no-key testing limits); key API error shape.
+    for (const path of ['upload', 'convert', 'list_ext_out', 'list_ext_out_by_type', 'detect_file_type']) {
+      const operation = document.paths[`/api/v1/${path}`].post;
+      expect(operation.security, path).toEqual([{ ApiKey: [] }, {}]);
+      for (const status of ['401', '429']) {
+        expect(operation.responses[status].content['application/json'].schema, `${path} ${status}`).toEqual({ $ref: '#/components/schemas/KeyApiError' });
+      }
+    }
+    expect(document.paths['/tmp/{file}'].get.responses['404']).toBeDefined();
+    expect(document.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Api-Key' });
   });
 
   it('serves the same document as YAML', async () => {

@@ -68,7 +68,7 @@ export class KeyApiConversions {
     throw new ApiErrorException(
       400,
       ApiErrorCode.BadRequest,
-      `The uploaded file is ${detected.description} (.${detected.extension}) judging by its content, not .${declared.extension}, and ${detected.extension} cannot be converted to ${target.extension}.`,
+      `The uploaded file is ${detected.description} judging by its content, not .${declared.extension}; ${detected.extension} cannot be converted to ${target.extension}.`,
     );
   }
 

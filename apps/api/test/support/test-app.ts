@@ -27,8 +27,10 @@ export async function createTestEnvironment(env: Record<string, string> = {}) {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     PORT: '0',
-    // Tests poll fast; the rate-limit test sets its own low limit.
+    // Tests poll fast; the rate-limit tests set their own low limits.
     X402_RATE_LIMIT_PER_MINUTE: '100000',
+    KEY_API_ANONYMOUS_REQUESTS_PER_MINUTE: '100000',
+    KEY_API_ANONYMOUS_DAILY_QUOTA: '100000',
     ...env,
   };
   return {
