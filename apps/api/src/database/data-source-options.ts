@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { PGliteDriver } from 'typeorm-pglite';
 import type { AppConfig } from '../config/app-config.js';
+import { lockPgliteDirectory } from './pglite-lock.js';
 import { ENTITIES, MIGRATIONS } from './schema.js';
 
 /**
@@ -27,6 +28,7 @@ export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'dataD
   }
   const dataDir = resolve(join(config.dataDir, 'pglite'));
   mkdirSync(dataDir, { recursive: true });
+  lockPgliteDirectory(dataDir);
   // PGlite is one in-process connection; a pool of one keeps TypeORM from waiting on itself.
   return { ...common, driver: new PGliteDriver({ dataDir }).driver, poolSize: 1 };
 }
