@@ -76,6 +76,7 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     const text = await llms.text();
     expect(text).toContain(`POST ${t.baseUrl}/api/x402/v1/detect-file-type`);
     expect(text).toContain('PAYMENT-SIGNATURE');
+    expect(text).toContain(`POST ${t.baseUrl}/api/v1/convert {filename, ext_in, ext_out} → waits up to 120 s`);
 
     const wellKnown = await fetch(`${t.baseUrl}/.well-known/x402.json`);
     expect(wellKnown.status).toBe(200);

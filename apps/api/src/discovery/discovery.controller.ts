@@ -55,7 +55,11 @@ export class DiscoveryController {
   @ApiProduces('text/plain')
   @textResponse('text/plain', 'llms.txt')
   llmsTxt(@Req() request: FastifyRequest): string {
-    return renderLlmsTxt({ baseUrl: publicBaseUrl(this.config, request), resources: paidResources(this.config.prices) });
+    return renderLlmsTxt({
+      baseUrl: publicBaseUrl(this.config, request),
+      resources: paidResources(this.config.prices),
+      convertWaitSeconds: this.config.keyApi.convertWaitSeconds,
+    });
   }
 
   @Get('.well-known/x402.json')

@@ -2,7 +2,7 @@ import type { PaidResource } from './paid-resources.js';
 import { describePrice, X402_PREFIX } from './paid-resources.js';
 
 /** llms.txt: a plain summary an agent can read before calling the API. */
-export function renderLlmsTxt(input: { baseUrl: string; resources: PaidResource[] }): string {
+export function renderLlmsTxt(input: { baseUrl: string; resources: PaidResource[]; convertWaitSeconds: number }): string {
   const paid = input.resources.map((r) => `- ${r.method} ${input.baseUrl}${r.path} — ${r.description} Price: ${describePrice(r.price)}.`).join('\n');
   return `# Fileshift
 
@@ -29,6 +29,14 @@ PAYMENT-SIGNATURE header (the legacy X-PAYMENT header is accepted too).
 2. GET status_url until status is done or failed.
 3. GET result_url, pay the 402 challenge → {download_url} (valid 1 hour).
 4. GET download_url.
+
+## Key API (/api/v1, header Api-Key; without it low testing limits apply per IP)
+
+1. POST ${input.baseUrl}/api/v1/upload (multipart part file) → {Status: "OK", Filename}.
+2. POST ${input.baseUrl}/api/v1/convert {filename, ext_in, ext_out} → waits up to ${input.convertWaitSeconds} s → {Status: "OK", file: {ext_out, urls: ["/tmp/…"]}}.
+3. GET ${input.baseUrl}/tmp/… (no key needed; valid 24 hours).
+Also: POST /api/v1/list_ext_out and /api/v1/list_ext_out_by_type {ext_in}; POST /api/v1/detect_file_type (binary body).
+Errors: {Status: "Error", Message}; 401 bad key, 429 limit (Retry-After).
 
 ## Documents
 
