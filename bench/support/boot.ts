@@ -9,7 +9,9 @@ import { loadConfig } from '../../apps/api/dist/config/app-config.js';
 /** Boots the real service on a free port (PGlite in a temp dir unless DATABASE_URL is set). */
 export async function bootService(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'fileshift-bench-'));
-  const loaded = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUEUE_PREFIX: `bench-${process.pid}`, ...env }, 'bench');
+  // Benchmarks measure the request path, not the rate limits (which still count every request).
+  const limits = { X402_RATE_LIMIT_PER_MINUTE: '1000000', KEY_API_ANONYMOUS_REQUESTS_PER_MINUTE: '1000000', KEY_API_ANONYMOUS_DAILY_QUOTA: '1000000' };
+  const loaded = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', QUEUE_PREFIX: `bench-${process.pid}`, ...limits, ...env }, 'bench');
   if (!loaded.ok) throw new Error(loaded.problems.join('; '));
   const app = await createHttpApp({ ...loaded.config, role: 'api' }, pino({ level: 'silent' }));
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -18,7 +18,7 @@ export async function spawnBuiltService(env: Record<string, string>): Promise<{ 
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fileshift-bench-'));
   const child = spawn(process.execPath, ['apps/api/dist/main.js'], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', QUEUE_PREFIX: `bench-${process.pid}-${port}`, X402_RATE_LIMIT_PER_MINUTE: '1000000', ...env, DATA_DIR: dataDir, PORT: String(port) },
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', QUEUE_PREFIX: `bench-${process.pid}-${port}`, X402_RATE_LIMIT_PER_MINUTE: '1000000', KEY_API_ANONYMOUS_REQUESTS_PER_MINUTE: '1000000', KEY_API_ANONYMOUS_DAILY_QUOTA: '1000000', ...env, DATA_DIR: dataDir, PORT: String(port) },
     stdio: 'ignore',
   });
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -23,8 +23,16 @@ export function lockPgliteDirectory(dataDir: string): void {
     writeFileSync(lockPath, String(process.pid));
   }
   process.once('exit', () => {
-    if (readFileSync(lockPath, 'utf8') === String(process.pid)) rmSync(lockPath, { force: true });
+    if (readIfPresent(lockPath) === String(process.pid)) rmSync(lockPath, { force: true });
   });
+}
+
+function readIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 function isRunning(pid: number): boolean {

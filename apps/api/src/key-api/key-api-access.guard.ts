@@ -5,7 +5,7 @@ import { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
-import { RateLimitStore } from '../rate-limit/rate-limit.store.js';
+import { RateLimitStore, type WindowCount } from '../rate-limit/rate-limit.store.js';
 import { attachKeyApiCaller, type KeyApiCaller } from './key-api-caller.js';
 
 const MINUTE = 60;
@@ -48,15 +48,14 @@ export class KeyApiAccessGuard implements CanActivate {
   private async enforceLimits(caller: KeyApiCaller, ip: string, reply: FastifyReply): Promise<void> {
     const who = caller.apiKeyId ? `key:${caller.apiKeyId}` : `ip:${ip}`;
     const whom = caller.apiKeyId ? 'for this API key' : 'without an API key (per client IP; use an API key for higher limits)';
-    let minute;
-    let day;
+    let counts: WindowCount[];
     try {
-      minute = await this.counters.hit(`keyapi:minute:${who}`, MINUTE);
-      day = await this.counters.hit(`keyapi:day:${who}`, DAY);
+      counts = await this.counters.hitWindows(`keyapi:${who}`, [MINUTE, DAY]);
     } catch (error) {
       this.logger.warn(`key API limits not checked: ${(error as Error).message}`);
       return;
     }
+    const [minute, day] = counts as [WindowCount, WindowCount];
     const { requestsPerMinute, dailyQuota } = caller.limits;
     void reply
       .header('RateLimit-Limit', String(requestsPerMinute))
