@@ -4,7 +4,7 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse, SupportedResp
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { createWalletClient, http, publicActions } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { nonceManager, privateKeyToAccount } from 'viem/accounts';
 import { type DevChain, devChainDefinition } from './dev-chain.js';
 
 /**
@@ -16,10 +16,13 @@ export class LocalFacilitatorClient implements FacilitatorClient {
   private lastSettlement: Promise<unknown> = Promise.resolve();
 
   constructor(chain: DevChain) {
-    const account = privateKeyToAccount(chain.facilitatorPrivateKey);
-    // anvil mines at once: poll for receipts every 20 ms instead of viem's default seconds.
+    // Settlements are serialized below, so the account can count its own nonces instead of asking the chain.
+    const account = privateKeyToAccount(chain.facilitatorPrivateKey, { nonceManager });
     const client = createWalletClient({ account, chain: devChainDefinition(chain.rpcUrl), transport: http(chain.rpcUrl), pollingInterval: 20 }).extend(publicActions);
     const signer = toFacilitatorEvmSigner({ ...(client as any), address: account.address }, { confirmationTimeoutMs: 30_000 });
+    // anvil mines each transaction as it arrives: the receipt usually exists at once, so ask before polling.
+    signer.waitForTransactionReceipt = async ({ hash }: { hash: `0x${string}` }) =>
+      (await client.getTransactionReceipt({ hash }).catch(() => null)) ?? client.waitForTransactionReceipt({ hash, timeout: 30_000 });
     this.facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: chain.network });
   }
 

@@ -9,21 +9,27 @@ import { type PaymentPayload, type PaymentRequirements, SettleError, type Settle
 export class GuardedFacilitatorClient implements FacilitatorClient {
   constructor(
     private readonly inner: FacilitatorClient,
-    /** Optional cheap probe run before verify and settle, e.g. "does the chain RPC answer?". */
+    /**
+     * Optional cheap probe, e.g. "does the chain RPC answer?". It runs only after a refusal or an
+     * error (a facilitator that cannot read the chain refuses the payment): if the probe fails too,
+     * the refusal was our outage. Accepted payments never wait for it.
+     */
     private readonly probe?: () => Promise<void>,
   ) {}
 
   verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse> {
     return this.guard('verify', async () => {
-      await this.probe?.();
-      return this.inner.verify(payload, requirements);
+      const response = await this.inner.verify(payload, requirements);
+      if (!response.isValid) await this.probe?.();
+      return response;
     });
   }
 
   settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
     return this.guard('settle', async () => {
-      await this.probe?.();
-      return this.inner.settle(payload, requirements);
+      const response = await this.inner.settle(payload, requirements);
+      if (!response.success) await this.probe?.();
+      return response;
     });
   }
 
@@ -35,11 +41,22 @@ export class GuardedFacilitatorClient implements FacilitatorClient {
     try {
       return await run();
     } catch (error) {
-      // A refused payment stays a refusal (402); only infrastructure failures become unavailability.
-      if (error instanceof FacilitatorResponseError || error instanceof VerifyError || error instanceof SettleError) throw error;
+      // A refused payment stays a refusal (402) unless the probe shows our side is down.
+      if (error instanceof FacilitatorResponseError) throw error;
+      const refusal = error instanceof VerifyError || error instanceof SettleError;
+      if (refusal && (await this.probeSucceeds())) throw error;
       const failure = new FacilitatorResponseError(`facilitator ${operation} failed: ${error instanceof Error ? error.message : String(error)}`);
       failure.cause = error;
       throw failure;
+    }
+  }
+
+  private async probeSucceeds(): Promise<boolean> {
+    try {
+      await this.probe?.();
+      return true;
+    } catch {
+      return false;
     }
   }
 }
