@@ -4,7 +4,7 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse, SupportedResp
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { createWalletClient, http, publicActions } from 'viem';
-import { nonceManager, privateKeyToAccount } from 'viem/accounts';
+import { privateKeyToAccount } from 'viem/accounts';
 import { type DevChain, devChainDefinition } from './dev-chain.js';
 
 /**
@@ -16,8 +16,7 @@ export class LocalFacilitatorClient implements FacilitatorClient {
   private lastSettlement: Promise<unknown> = Promise.resolve();
 
   constructor(chain: DevChain) {
-    // Settlements are serialized below, so the account can count its own nonces instead of asking the chain.
-    const account = privateKeyToAccount(chain.facilitatorPrivateKey, { nonceManager });
+    const account = privateKeyToAccount(chain.facilitatorPrivateKey);
     const client = createWalletClient({ account, chain: devChainDefinition(chain.rpcUrl), transport: http(chain.rpcUrl), pollingInterval: 20 }).extend(publicActions);
     const signer = toFacilitatorEvmSigner({ ...(client as any), address: account.address }, { confirmationTimeoutMs: 30_000 });
     // anvil mines each transaction as it arrives: the receipt usually exists at once, so ask before polling.
