@@ -1,0 +1,1 @@
+export { loadMcpConfig, type McpConfig } from './config.js';
