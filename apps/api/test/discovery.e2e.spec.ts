@@ -85,7 +85,15 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     expect(detect?.price).toMatchObject({ mode: 'fixed', amount: '0.002000', atomic_units: '2000' });
     expect((body as unknown as { devChain: { payerPrivateKey: string } }).devChain.payerPrivateKey).toMatch(/^0x[0-9a-f]{64}$/);
     const result = body.resources.find((r) => r.resource.endsWith('/result'));
-    expect(result?.price).toMatchObject({ mode: 'dynamic', min: '0.020000', max: '0.040000' });
+    expect(result?.price).toMatchObject({
+      mode: 'dynamic',
+      min: '0.020000',
+      max: '0.040000',
+      tiers: [
+        { name: 'standard', pricing_rule: 'file_size_lte_10mb', min_size_bytes: 1, max_size_bytes: 10485760, amount: '0.020000', atomic_units: '20000' },
+        { name: 'large', pricing_rule: 'file_size_gt_10mb_lte_40mb', min_size_bytes: 10485761, max_size_bytes: 41943040, amount: '0.040000', atomic_units: '40000' },
+      ],
+    });
   });
 
   it('answers health (liveness) and readiness with their documented shapes', async () => {

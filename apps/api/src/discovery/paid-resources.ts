@@ -1,9 +1,19 @@
 import type { PriceConfig } from '../config/app-config.js';
-import { formatUsdc } from '../payments/pricing.js';
+import { formatUsdc, resultTiers } from '../payments/pricing.js';
 
 export type PaidPrice =
   | { mode: 'fixed'; currency: 'USDC'; amount: string; atomic_units: string }
-  | { mode: 'dynamic'; currency: 'USDC'; min: string; max: string; rule: string };
+  | { mode: 'dynamic'; currency: 'USDC'; min: string; max: string; rule: string; tiers: PriceTier[] };
+
+/** A dynamic price's tiers, machine-readable: the price of uploads from min_size_bytes to max_size_bytes. */
+export interface PriceTier {
+  name: string;
+  pricing_rule: string;
+  min_size_bytes: number;
+  max_size_bytes: number;
+  amount: string;
+  atomic_units: string;
+}
 
 export interface PaidResource {
   method: 'GET' | 'POST';
@@ -50,6 +60,14 @@ export function paidResources(prices: PriceConfig): PaidResource[] {
         min: formatUsdc(Math.min(prices.resultStandardAtomic, prices.resultLargeAtomic)),
         max: formatUsdc(Math.max(prices.resultStandardAtomic, prices.resultLargeAtomic)),
         rule: `${formatUsdc(prices.resultStandardAtomic)} for uploads up to 10485760 bytes, ${formatUsdc(prices.resultLargeAtomic)} up to 41943040 bytes`,
+        tiers: resultTiers(prices).map((tier) => ({
+          name: tier.name,
+          pricing_rule: tier.rule,
+          min_size_bytes: tier.minSizeBytes,
+          max_size_bytes: tier.maxSizeBytes,
+          amount: formatUsdc(tier.atomic),
+          atomic_units: String(tier.atomic),
+        })),
       },
     },
   ];
