@@ -8,11 +8,12 @@ export interface AgentWalletOptions {
   account: PrivateKeyAccount;
   limits: SpendLimits;
   ledger: SpendLedger;
-  /** Payments above this amount (atomic units) need `approve`; null: none do. */
+  /** Payments above this amount (atomic units) need the owner's approval; null: none do. */
   approvalThreshold?: bigint | null;
-  /** Asks the wallet's owner; false declines the payment. */
-  approve?: (request: PaymentRequest & { resource?: string }) => Promise<boolean>;
 }
+
+/** Asks the wallet's owner (e.g. the user of the MCP session that pays); false declines the payment. */
+export type ApprovePayment = (request: PaymentRequest & { resource?: string }) => Promise<boolean>;
 
 export interface WalletSpending {
   address: string;
@@ -49,8 +50,9 @@ export class AgentWallet {
   /**
    * Makes `client` ask this wallet before creating any payment, and record the ones it creates. The
    * client's own spend controls are narrowed to the wallet's networks and assets (the wallet caps amounts).
+   * Above the approval threshold, `approve` decides; without it such payments are declined.
    */
-  guard(client: x402Client): x402Client {
+  guard(client: x402Client, approve?: ApprovePayment): x402Client {
     const { allowedNetworks, allowedAssets } = this.options.limits;
     client.setSpendControls({
       maxAmountPerPayment: false,
@@ -68,9 +70,9 @@ export class AgentWallet {
         if (!decision.allowed) return { abort: true, reason: `${decision.limit}: ${decision.message}` };
         this.reserved += request.amount;
         inFlight.set(selectedRequirements, request.amount);
-        const { approvalThreshold, approve } = this.options;
-        if (approve && approvalThreshold != null && request.amount > approvalThreshold) {
-          const approved = await approve({ ...request, resource: paymentRequired.resource?.url }).catch(() => false);
+        const { approvalThreshold } = this.options;
+        if (approvalThreshold != null && request.amount > approvalThreshold) {
+          const approved = approve ? await approve({ ...request, resource: paymentRequired.resource?.url }).catch(() => false) : false;
           if (!approved) {
             release(selectedRequirements);
             return { abort: true, reason: `approval: the owner declined paying ${formatUsdc(request.amount)} USDC` };

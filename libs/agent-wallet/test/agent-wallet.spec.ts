@@ -7,7 +7,7 @@ import { toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentWallet, type AgentWalletOptions } from '../src/agent-wallet.js';
+import { AgentWallet, type AgentWalletOptions, type ApprovePayment } from '../src/agent-wallet.js';
 import { SpendLedger } from '../src/spend-ledger.js';
 
 const NETWORK = 'eip155:31337';
@@ -29,7 +29,7 @@ describe('AgentWallet guarding the official x402 client', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  function walletClient(overrides: Partial<AgentWalletOptions> = {}) {
+  function walletClient(overrides: Partial<AgentWalletOptions> = {}, approve?: ApprovePayment) {
     const account = privateKeyToAccount(generatePrivateKey());
     const wallet = new AgentWallet({
       account,
@@ -37,7 +37,7 @@ describe('AgentWallet guarding the official x402 client', () => {
       limits: { maxPerPayment: 30_000n, totalBudget: 45_000n, allowedNetworks: [NETWORK], allowedAssets: [ASSET], allowedPayTo: [PAY_TO] },
       ...overrides,
     });
-    const client = wallet.guard(registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(account) }));
+    const client = wallet.guard(registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(account) }), approve);
     return { wallet, client };
   }
 
@@ -67,12 +67,14 @@ describe('AgentWallet guarding the official x402 client', () => {
 
   it('asks the owner above the threshold and respects a refusal', async () => {
     const asked: bigint[] = [];
-    const { wallet, client } = walletClient({ approvalThreshold: 10_000n, approve: async ({ amount }) => (asked.push(amount), amount < 21_000n) });
+    const { wallet, client } = walletClient({ approvalThreshold: 10_000n }, async ({ amount }) => (asked.push(amount), amount < 21_000n));
     await client.createPaymentPayload(challenge('2000'));
     await client.createPaymentPayload(challenge('20000'));
     await expect(client.createPaymentPayload(challenge('23000'))).rejects.toThrow(/approval: the owner declined paying 0.023 USDC/);
     expect(asked).toEqual([20_000n, 23_000n]);
     expect(wallet.spending().spent).toBe(22_000n);
+    const unasked = walletClient({ approvalThreshold: 10_000n }).client;
+    await expect(unasked.createPaymentPayload(challenge('20000'))).rejects.toThrow(/approval: the owner declined/);
   });
 
   it('keeps the budget across restarts', async () => {
