@@ -43,4 +43,13 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The SDK's main entry runs in browsers too: Node-only code lives in src/node (the /node entry).
+    files: ['libs/sdk/src/**/*.ts'],
+    ignores: ['libs/sdk/src/node/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', 'fs', 'path', 'os', 'crypto', 'stream', 'buffer'], message: 'The SDK main entry must run in browsers: put Node-only code in src/node.' }] }],
+      'no-restricted-globals': ['error', { name: 'Buffer', message: 'Not in browsers: use Uint8Array, TextEncoder, btoa.' }, { name: 'process', message: 'Not in browsers.' }],
+    },
+  },
 );

@@ -1,7 +1,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseUsdc, type WalletKeySource } from '@fileshift/agent-wallet';
+import type { WalletKeySource } from '@fileshift/agent-wallet';
+import { parseUsdc } from '@fileshift/sdk';
 import { z } from 'zod';
 
 /** Everything the MCP server is configured with, validated once at start. */

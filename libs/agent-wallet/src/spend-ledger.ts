@@ -1,22 +1,15 @@
 import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { SignedPayment, SpentStore } from '@fileshift/sdk';
 
-/** One payment the wallet signed. Amounts are atomic units (USDC: 6 decimals). */
-export interface SpendRecord {
-  at: string;
-  network: string;
-  asset: string;
-  payTo: string;
-  amount: string;
-  resource?: string;
-}
+export type SpendRecord = SignedPayment;
 
 /**
  * The wallet's spending, one JSON line per signed payment in a file, so the budget survives
  * restarts. A signed authorization counts as spent: its recipient can settle it at any time.
  * Appends are single writes with fsync; a torn last line (a crash mid-write) is ignored on reading.
  */
-export class SpendLedger {
+export class SpendLedger implements SpentStore {
   private readonly entries: SpendRecord[];
   /** A torn last line must not swallow the next record. */
   private endsMidLine: boolean;
@@ -32,11 +25,11 @@ export class SpendLedger {
   }
 
   /** Atomic units spent so far, over every network and asset. */
-  totalSpent(): bigint {
+  total(): bigint {
     return this.entries.reduce((sum, record) => sum + BigInt(record.amount), 0n);
   }
 
-  append(record: SpendRecord): void {
+  record(record: SpendRecord): void {
     mkdirSync(dirname(this.path), { recursive: true });
     const fd = openSync(this.path, 'a', 0o600);
     try {

@@ -1,10 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { x402Client } from '@x402/core/client';
-import type { PaymentRequired } from '@x402/core/types';
-import { toClientEvmSigner } from '@x402/evm';
-import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { SpendLimitError } from '@fileshift/sdk';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentWallet, type AgentWalletOptions, type ApprovePayment } from '../src/agent-wallet.js';
@@ -13,14 +10,27 @@ import { SpendLedger } from '../src/spend-ledger.js';
 const NETWORK = 'eip155:31337';
 const ASSET = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const PAY_TO = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+const URL_PAID = 'http://fileshift.test/api/x402/v1/detect-file-type';
 
-const challenge = (amount: string, payTo = PAY_TO): PaymentRequired => ({
-  x402Version: 2,
-  resource: { url: 'http://127.0.0.1:3000/api/x402/v1/detect-file-type', description: '', mimeType: 'application/json' },
-  accepts: [{ scheme: 'exact', network: NETWORK, asset: ASSET, amount, payTo, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } }],
-});
+/** A stand-in for the service's HTTP boundary: a 402 challenge for `amount` unless the request carries a payment. */
+function challengingFetch(amount: string, paid: string[]): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const signature = request.headers.get('PAYMENT-SIGNATURE');
+    if (signature) {
+      paid.push(signature);
+      return new Response('{}', { status: 200 });
+    }
+    const challenge = {
+      x402Version: 2,
+      resource: { url: URL_PAID, description: '', mimeType: 'application/json' },
+      accepts: [{ scheme: 'exact', network: NETWORK, asset: ASSET, amount, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } }],
+    };
+    return new Response(JSON.stringify(challenge), { status: 402, headers: { 'content-type': 'application/json', 'PAYMENT-REQUIRED': btoa(JSON.stringify(challenge)) } });
+  };
+}
 
-describe('AgentWallet guarding the official x402 client', () => {
+describe('AgentWallet (the SDK payer with a ledger on disk and owner approval)', () => {
   let dir: string;
   let ledgerPath: string;
   beforeEach(() => {
@@ -29,57 +39,49 @@ describe('AgentWallet guarding the official x402 client', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  function walletClient(overrides: Partial<AgentWalletOptions> = {}, approve?: ApprovePayment) {
-    const account = privateKeyToAccount(generatePrivateKey());
-    const wallet = new AgentWallet({
-      account,
+  const wallet = (overrides: Partial<AgentWalletOptions> = {}) =>
+    new AgentWallet({
+      account: privateKeyToAccount(generatePrivateKey()),
       ledger: new SpendLedger(ledgerPath),
-      limits: { maxPerPayment: 30_000n, totalBudget: 45_000n, allowedNetworks: [NETWORK], allowedAssets: [ASSET], allowedPayTo: [PAY_TO] },
+      limits: { allow: [{ network: NETWORK, asset: ASSET }], maxPerPayment: 30_000n, budget: 45_000n, allowPayTo: [PAY_TO] },
       ...overrides,
     });
-    const client = wallet.guard(registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(account) }), approve);
-    return { wallet, client };
-  }
+  const pay = (owner: AgentWallet, amount: string, paid: string[] = [], approve?: ApprovePayment) => owner.payer(approve).wrap(challengingFetch(amount, paid))(URL_PAID, { method: 'POST' });
 
-  it('signs within the limits and records each payment on disk', async () => {
-    const { wallet, client } = walletClient();
-    const payload = await client.createPaymentPayload(challenge('20000'));
-    expect(payload.accepted.amount).toBe('20000');
-    expect(wallet.spending()).toMatchObject({ spent: 20_000n, budgetLeft: 25_000n });
-    expect(new SpendLedger(ledgerPath).records()).toEqual([expect.objectContaining({ amount: '20000', network: NETWORK, payTo: PAY_TO, resource: expect.stringContaining('detect-file-type') })]);
+  it('pays within the limits and records each payment on disk', async () => {
+    const owner = wallet();
+    const paid: string[] = [];
+    expect((await pay(owner, '20000', paid)).status).toBe(200);
+    expect(paid).toHaveLength(1);
+    expect(owner.spending()).toMatchObject({ spent: 20_000n, budgetLeft: 25_000n });
+    expect(new SpendLedger(ledgerPath).records()).toEqual([expect.objectContaining({ amount: '20000', network: NETWORK, payTo: PAY_TO, resource: URL_PAID })]);
   });
 
-  it('refuses, unsigned and unrecorded, a payment over the cap, over the budget or to another payTo', async () => {
-    const { wallet, client } = walletClient();
-    await expect(client.createPaymentPayload(challenge('40000'))).rejects.toThrow(/per_payment_cap: 0.04 USDC is over the per-payment cap of 0.03 USDC/);
-    await expect(client.createPaymentPayload(challenge('2000', '0x0000000000000000000000000000000000000001'))).rejects.toThrow(/pay_to/);
-    await client.createPaymentPayload(challenge('30000'));
-    await expect(client.createPaymentPayload(challenge('20000'))).rejects.toThrow(/budget: 0.02 USDC is over the budget left: 0.015 of 0.045 USDC/);
-    expect(wallet.spending().spent).toBe(30_000n);
+  it('refuses with a SpendLimitError naming the limit, sending nothing', async () => {
+    const owner = wallet();
+    const paid: string[] = [];
+    await expect(pay(owner, '40000', paid)).rejects.toMatchObject({ name: 'SpendLimitError', limit: 'per_payment_cap' });
+    await pay(owner, '30000', paid);
+    const error = await pay(owner, '20000', paid).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpendLimitError);
+    expect((error as Error).message).toBe('Payment refused (budget): 0.02 USDC is over the budget left: 0.015 of 0.045 USDC.');
+    expect(paid).toHaveLength(1);
   });
 
-  it('does not let concurrent payments overrun the budget together', async () => {
-    const { wallet, client } = walletClient();
-    const results = await Promise.allSettled([client.createPaymentPayload(challenge('25000')), client.createPaymentPayload(challenge('25000'))]);
-    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
-    expect(wallet.spending().spent).toBe(25_000n);
+  it('keeps the budget across restarts and between payers of one wallet', async () => {
+    await pay(wallet(), '30000');
+    await expect(pay(wallet(), '20000')).rejects.toMatchObject({ limit: 'budget' });
   });
 
-  it('asks the owner above the threshold and respects a refusal', async () => {
+  it('asks the owner above the threshold, and declines when nobody can be asked', async () => {
+    const owner = wallet({ approvalThreshold: 10_000n });
     const asked: bigint[] = [];
-    const { wallet, client } = walletClient({ approvalThreshold: 10_000n }, async ({ amount }) => (asked.push(amount), amount < 21_000n));
-    await client.createPaymentPayload(challenge('2000'));
-    await client.createPaymentPayload(challenge('20000'));
-    await expect(client.createPaymentPayload(challenge('23000'))).rejects.toThrow(/approval: the owner declined paying 0.023 USDC/);
+    const approve: ApprovePayment = async ({ amount }) => (asked.push(amount), amount < 21_000n);
+    await pay(owner, '2000', [], approve);
+    await pay(owner, '20000', [], approve);
+    await expect(pay(owner, '23000', [], approve)).rejects.toMatchObject({ limit: 'approval' });
+    await expect(pay(owner, '15000')).rejects.toMatchObject({ limit: 'approval' });
     expect(asked).toEqual([20_000n, 23_000n]);
-    expect(wallet.spending().spent).toBe(22_000n);
-    const unasked = walletClient({ approvalThreshold: 10_000n }).client;
-    await expect(unasked.createPaymentPayload(challenge('20000'))).rejects.toThrow(/approval: the owner declined/);
-  });
-
-  it('keeps the budget across restarts', async () => {
-    await walletClient().client.createPaymentPayload(challenge('30000'));
-    const { client } = walletClient();
-    await expect(client.createPaymentPayload(challenge('20000'))).rejects.toThrow(/budget left: 0.015/);
+    expect(owner.spending().spent).toBe(22_000n);
   });
 });

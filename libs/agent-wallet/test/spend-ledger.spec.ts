@@ -14,24 +14,24 @@ describe('SpendLedger', () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-'));
     const path = join(dir, 'nested', 'spend.jsonl');
     const ledger = new SpendLedger(path);
-    expect(ledger.totalSpent()).toBe(0n);
-    ledger.append(payment('2000'));
-    ledger.append(payment('20000'));
-    expect(ledger.totalSpent()).toBe(22000n);
+    expect(ledger.total()).toBe(0n);
+    ledger.record(payment('2000'));
+    ledger.record(payment('20000'));
+    expect(ledger.total()).toBe(22000n);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const reopened = new SpendLedger(path);
-    expect(reopened.totalSpent()).toBe(22000n);
+    expect(reopened.total()).toBe(22000n);
     expect(reopened.records()).toHaveLength(2);
   });
 
   it('ignores a torn last line left by a crash', () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-'));
     const path = join(dir, 'spend.jsonl');
-    new SpendLedger(path).append(payment('2000'));
+    new SpendLedger(path).record(payment('2000'));
     appendFileSync(path, '{"at":"2026-11-22T10:00:01.000Z","network":"eip');
     const reopened = new SpendLedger(path);
-    expect(reopened.totalSpent()).toBe(2000n);
-    reopened.append(payment('500'));
-    expect(new SpendLedger(path).totalSpent()).toBe(2500n);
+    expect(reopened.total()).toBe(2000n);
+    reopened.record(payment('500'));
+    expect(new SpendLedger(path).total()).toBe(2500n);
   });
 });

@@ -1,18 +1,16 @@
-/** What the wallet's owner allows. Amounts are atomic units of USDC (6 decimals). */
+/** What a payer may sign. Amounts are atomic units of USDC (6 decimals). */
 export interface SpendLimits {
+  /** The networks and assets to pay with; anything else is refused (a dev-chain token must be listed). */
+  allow: ReadonlyArray<{ network: string; asset: string }>;
   /** The most one payment may cost. */
   maxPerPayment: bigint;
-  /** The most all payments together may cost, across restarts. */
-  totalBudget: bigint;
-  /** CAIP-2 networks, e.g. eip155:8453. */
-  allowedNetworks: readonly string[];
-  /** Token addresses (compared case-insensitively). */
-  allowedAssets: readonly string[];
-  /** Recipients (compared case-insensitively). */
-  allowedPayTo: readonly string[];
+  /** The most all payments together may cost; none when absent. */
+  budget?: bigint;
+  /** Recipients to pay; any when absent. */
+  allowPayTo?: readonly string[];
 }
 
-/** A payment the wallet is asked to sign. */
+/** A payment the payer is asked to sign. */
 export interface PaymentRequest {
   network: string;
   asset: string;
@@ -20,24 +18,28 @@ export interface PaymentRequest {
   amount: bigint;
 }
 
-export type SpendLimit = 'network' | 'asset' | 'pay_to' | 'per_payment_cap' | 'budget';
+export type SpendLimit = 'network_or_asset' | 'pay_to' | 'per_payment_cap' | 'budget';
 
 export type SpendDecision = { allowed: true } | { allowed: false; limit: SpendLimit; message: string };
 
 /** Pure: may this payment be signed, given what was spent so far? A refusal names the limit and what is left. */
 export function checkSpend(request: PaymentRequest, limits: SpendLimits, spent: bigint): SpendDecision {
   const refuse = (limit: SpendLimit, message: string): SpendDecision => ({ allowed: false, limit, message });
-  const budgetLeft = limits.totalBudget > spent ? limits.totalBudget - spent : 0n;
-  if (!includes(limits.allowedNetworks, request.network)) {
-    return refuse('network', `network ${request.network} is not allowed (allowed: ${limits.allowedNetworks.join(', ') || 'none'})`);
+  if (!limits.allow.some((entry) => same(entry.network, request.network) && same(entry.asset, request.asset))) {
+    const allowed = limits.allow.map((entry) => `${entry.asset} on ${entry.network}`).join(', ') || 'none';
+    return refuse('network_or_asset', `asset ${request.asset} on ${request.network} is not allowed (allowed: ${allowed})`);
   }
-  if (!includes(limits.allowedAssets, request.asset)) return refuse('asset', `asset ${request.asset} is not allowed on ${request.network}`);
-  if (!includes(limits.allowedPayTo, request.payTo)) return refuse('pay_to', `recipient ${request.payTo} is not an allowed payTo address`);
+  if (limits.allowPayTo && !limits.allowPayTo.some((payTo) => same(payTo, request.payTo))) {
+    return refuse('pay_to', `recipient ${request.payTo} is not an allowed payTo address`);
+  }
   if (request.amount > limits.maxPerPayment) {
     return refuse('per_payment_cap', `${formatUsdc(request.amount)} USDC is over the per-payment cap of ${formatUsdc(limits.maxPerPayment)} USDC`);
   }
-  if (request.amount > budgetLeft) {
-    return refuse('budget', `${formatUsdc(request.amount)} USDC is over the budget left: ${formatUsdc(budgetLeft)} of ${formatUsdc(limits.totalBudget)} USDC`);
+  if (limits.budget !== undefined) {
+    const left = limits.budget > spent ? limits.budget - spent : 0n;
+    if (request.amount > left) {
+      return refuse('budget', `${formatUsdc(request.amount)} USDC is over the budget left: ${formatUsdc(left)} of ${formatUsdc(limits.budget)} USDC`);
+    }
   }
   return { allowed: true };
 }
@@ -56,4 +58,4 @@ export function parseUsdc(text: string): bigint {
   return BigInt(match[1]!) * 1_000_000n + BigInt((match[2] ?? '').padEnd(6, '0'));
 }
 
-const includes = (list: readonly string[], value: string) => list.some((item) => item.toLowerCase() === value.toLowerCase());
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkSpend, formatUsdc, parseUsdc, type SpendLimits } from '../src/spend-limits.js';
+import { checkSpend, formatUsdc, parseUsdc, type SpendLimits } from '../src/spend-policy.js';
 
 const limits: SpendLimits = {
+  allow: [{ network: 'eip155:31337', asset: '0xAbC' }],
   maxPerPayment: 30_000n,
-  totalBudget: 50_000n,
-  allowedNetworks: ['eip155:31337'],
-  allowedAssets: ['0xAbC'],
-  allowedPayTo: ['0xDeF'],
+  budget: 50_000n,
+  allowPayTo: ['0xDeF'],
 };
 const request = { network: 'eip155:31337', asset: '0xabc', payTo: '0xdef', amount: 20_000n };
 
@@ -14,11 +13,16 @@ describe('checkSpend', () => {
   it('allows a payment inside every limit (addresses compared case-insensitively)', () => {
     expect(checkSpend(request, limits, 0n)).toEqual({ allowed: true });
     expect(checkSpend(request, limits, 30_000n)).toEqual({ allowed: true });
+    expect(checkSpend({ ...request, payTo: '0x999' }, { ...limits, allowPayTo: undefined, budget: undefined }, 10n ** 12n)).toEqual({ allowed: true });
   });
 
   it('names the limit a payment would break and how much is left', () => {
-    expect(checkSpend({ ...request, network: 'eip155:8453' }, limits, 0n)).toMatchObject({ allowed: false, limit: 'network' });
-    expect(checkSpend({ ...request, asset: '0x123' }, limits, 0n)).toMatchObject({ allowed: false, limit: 'asset' });
+    expect(checkSpend({ ...request, network: 'eip155:8453' }, limits, 0n)).toMatchObject({ allowed: false, limit: 'network_or_asset' });
+    expect(checkSpend({ ...request, asset: '0x123' }, limits, 0n)).toEqual({
+      allowed: false,
+      limit: 'network_or_asset',
+      message: 'asset 0x123 on eip155:31337 is not allowed (allowed: 0xAbC on eip155:31337)',
+    });
     expect(checkSpend({ ...request, payTo: '0x999' }, limits, 0n)).toMatchObject({ allowed: false, limit: 'pay_to' });
     expect(checkSpend({ ...request, amount: 40_000n }, limits, 0n)).toEqual({
       allowed: false,

@@ -1,0 +1,18 @@
+import { ApiError, type PaymentChallenge, PaymentRequiredError, RateLimitedError } from './errors.js';
+
+/** The typed error for a failed answer of either API. */
+export function errorFromResponse(response: Response, body: unknown): ApiError {
+  const x402 = (body as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
+  const key = body as { Status?: string; Message?: string } | undefined;
+  const message = (typeof x402 === 'object' ? x402?.message : undefined) ?? (key?.Status === 'Error' ? key.Message : undefined) ?? `HTTP ${response.status}`;
+  if (response.status === 402 && isChallenge(body)) {
+    return new PaymentRequiredError(body.error ? `Payment required: ${body.error}` : 'Payment required', body);
+  }
+  if (response.status === 429) return new RateLimitedError(message, Number(response.headers.get('Retry-After')) || 1);
+  const code = (typeof x402 === 'object' ? x402?.code : undefined) ?? (response.status === 401 ? 'unauthorized' : `http_${response.status}`);
+  return new ApiError(response.status, code, message, typeof x402 === 'object' ? x402?.details : undefined);
+}
+
+function isChallenge(body: unknown): body is PaymentChallenge {
+  return typeof body === 'object' && body !== null && Array.isArray((body as PaymentChallenge).accepts);
+}

@@ -1,0 +1,113 @@
+import { x402Client } from '@x402/core/client';
+import type { PaymentRequirements } from '@x402/core/types';
+import { toClientEvmSigner } from '@x402/evm';
+import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { wrapFetchWithPayment } from '@x402/fetch';
+import { registerExactSvmScheme } from '@x402/svm/exact/client';
+import { SpendLimitError } from './errors.js';
+import { checkSpend, formatUsdc, type PaymentRequest, type SpendLimits } from './spend-policy.js';
+
+/** One payment the payer signed. A signed authorization counts as spent: its recipient may settle it. */
+export interface SignedPayment {
+  at: string;
+  network: string;
+  asset: string;
+  payTo: string;
+  /** Atomic units. */
+  amount: string;
+  resource?: string;
+}
+
+/** Where a payer keeps what it spent; in memory unless another store (e.g. a file) is given. */
+export interface SpentStore {
+  total(): bigint;
+  record(payment: SignedPayment): void;
+}
+
+export interface PayerOptions extends SpendLimits {
+  /** Signs EVM (EIP-3009) payments: any viem account with `address` and `signTypedData`. */
+  account: Parameters<typeof toClientEvmSigner>[0];
+  /** Signs Solana payments (a `@solana/kit` TransactionSigner); Solana is not paid without it. */
+  svmSigner?: Parameters<typeof registerExactSvmScheme>[1]['signer'];
+  /** Asked before each payment that passed the limits; false declines it. */
+  approve?: (payment: PaymentRequest & { resource?: string }) => boolean | Promise<boolean>;
+  spent?: SpentStore;
+}
+
+export interface Payer {
+  /** `fetch` that answers 402 challenges by paying, within the limits. */
+  wrap(fetch: typeof globalThis.fetch): typeof globalThis.fetch;
+  /** Atomic units spent so far (as the store counts them). */
+  spent(): bigint;
+}
+
+/**
+ * A payer on the official x402 client: every payment is checked against the limits (and the
+ * approval hook) before it is signed; payments in flight are reserved so concurrent calls cannot
+ * overrun the budget together; a refusal is a SpendLimitError and nothing is signed or sent.
+ */
+export function createPayer(options: PayerOptions): Payer {
+  const store = options.spent ?? memoryStore();
+  let reserved = 0n;
+
+  const clientFor = (refusal: { error?: SpendLimitError }) => {
+    let client = registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(options.account) });
+    if (options.svmSigner) client = registerExactSvmScheme(client, { signer: options.svmSigner });
+    // The official controls allow exactly the listed assets; amounts are capped by checkSpend below.
+    client.setSpendControls({ maxAmountPerPayment: false, allowedAssets: options.allow.map(({ network, asset }) => ({ network: network as `${string}:${string}`, asset })) });
+    const inFlight = new Map<PaymentRequirements, bigint>();
+    const release = (requirements: PaymentRequirements) => {
+      reserved -= inFlight.get(requirements) ?? 0n;
+      inFlight.delete(requirements);
+    };
+    return client
+      .onBeforePaymentCreation(async ({ selectedRequirements, paymentRequired }) => {
+        const request = paymentRequestOf(selectedRequirements);
+        const decision = checkSpend(request, options, store.total() + reserved);
+        if (!decision.allowed) {
+          refusal.error = new SpendLimitError(decision.limit, `Payment refused (${decision.limit}): ${decision.message}.`);
+          return { abort: true, reason: decision.message };
+        }
+        reserved += request.amount;
+        inFlight.set(selectedRequirements, request.amount);
+        if (options.approve && !(await Promise.resolve(options.approve({ ...request, resource: paymentRequired.resource?.url })).catch(() => false))) {
+          release(selectedRequirements);
+          refusal.error = new SpendLimitError('approval', `Payment refused (approval): ${formatUsdc(request.amount)} USDC was not approved.`);
+          return { abort: true, reason: 'not approved' };
+        }
+      })
+      .onAfterPaymentCreation(async ({ selectedRequirements, paymentRequired }) => {
+        release(selectedRequirements);
+        const { network, asset, payTo, amount } = selectedRequirements;
+        store.record({ at: new Date().toISOString(), network, asset, payTo, amount, resource: paymentRequired.resource?.url });
+      })
+      .onPaymentCreationFailure(async ({ selectedRequirements }) => release(selectedRequirements));
+  };
+
+  return {
+    wrap(fetch) {
+      return async (input, init) => {
+        // A client per call, so a refusal is reported to the call it belongs to.
+        const refusal: { error?: SpendLimitError } = {};
+        try {
+          return await wrapFetchWithPayment(fetch, clientFor(refusal))(input, init);
+        } catch (error) {
+          throw refusal.error ?? error;
+        }
+      };
+    },
+    spent: () => store.total(),
+  };
+}
+
+function memoryStore(): SpentStore {
+  let total = 0n;
+  return {
+    total: () => total,
+    record: (payment) => void (total += BigInt(payment.amount)),
+  };
+}
+
+function paymentRequestOf(requirements: PaymentRequirements): PaymentRequest {
+  return { network: requirements.network, asset: requirements.asset, payTo: requirements.payTo, amount: BigInt(requirements.amount) };
+}

@@ -1,0 +1,1 @@
+export { type DevChainFacts, type LiveService, startLiveService } from './live-service.js';
