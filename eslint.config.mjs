@@ -30,6 +30,11 @@ export default tseslint.config(
     },
   },
   {
+    // The SDK's examples and demo import the package by its published name, as its users do.
+    files: ['libs/sdk/examples/**/*.ts', 'libs/sdk/demo/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+  {
     // Tool configuration files may reach the shared workspace configuration by path.
     files: ['**/vitest.config.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },

@@ -1,0 +1,66 @@
+/**
+ * `npm run demo`: the first thing to run after `npm start`. Against the service in dev mode it
+ * detects a sample image, converts it to webp paying on the local dev chain, saves the result and
+ * prints every step with its price and transaction.
+ *   FILESHIFT_URL (default http://127.0.0.1:3000), DEMO_OUTPUT_DIR (default ./demo-output)
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createClient, createPayer, formatUsdc, parseUsdc } from '@fileshift/sdk';
+import { createPublicClient, erc20Abi, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+
+const baseUrl = (process.env.FILESHIFT_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+const outputDir = resolve(process.env.DEMO_OUTPUT_DIR ?? 'demo-output');
+// A 16×16 PNG, so the demo needs no file of yours.
+const SAMPLE_PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d4948445200000010000000100802000000909168360000000970485973000003e8000003e801b57b526b' +
+    '0000001949444154289163304e3b43126218d590361a4ac6c335690000320e651025121ae10000000049454e44ae426082',
+  'hex',
+);
+
+interface DevChain {
+  rpcUrl: string;
+  network: string;
+  usdc: `0x${string}`;
+  payTo: `0x${string}`;
+  payerPrivateKey: `0x${string}`;
+}
+
+const wellKnown = await fetch(`${baseUrl}/.well-known/x402.json`).then(
+  (response) => response.json() as Promise<{ devChain?: DevChain }>,
+  (error: Error) => {
+    throw new Error(`The service is not reachable at ${baseUrl} (${error.message}). Start it with \`npm start\`, or set FILESHIFT_URL.`);
+  },
+);
+const chain = wellKnown.devChain;
+if (!chain) throw new Error(`${baseUrl} is not in dev mode (no devChain in /.well-known/x402.json): the demo pays on the local dev chain only.`);
+
+const account = privateKeyToAccount(chain.payerPrivateKey);
+const balance = () => createPublicClient({ transport: http(chain.rpcUrl) }).readContract({ address: chain.usdc, abi: erc20Abi, functionName: 'balanceOf', args: [account.address] });
+const payer = createPayer({ account, allow: [{ network: chain.network, asset: chain.usdc }], maxPerPayment: parseUsdc('0.05'), budget: parseUsdc('0.1') });
+const client = createClient({ baseUrl, payer });
+const step = (text: string) => console.log(`\n▸ ${text}`);
+const sample = { data: SAMPLE_PNG, filename: 'sample.png' };
+
+console.log(`Fileshift demo against ${baseUrl} — dev chain ${chain.network} at ${chain.rpcUrl}`);
+console.log(`payer ${account.address}: ${formatUsdc(await balance())} test USDC`);
+
+step('detect sample.png (0.002 USDC)');
+const detected = await client.detectFile(sample);
+console.log(`  ${detected.detected_format?.description} — can become ${detected.convertible_to.slice(0, 6).join(', ')}…`);
+console.log(`  paid: tx ${detected.receipt?.transaction}`);
+
+step('convert sample.png to webp (job fee 0.002 USDC, result 0.02 USDC)');
+const converted = await client.convertFile({
+  input: sample,
+  targetFormat: 'webp',
+  onProgress: (job) => console.log(`  job ${job.job_id}: ${job.status}${job.status === 'done' ? `, result price ${job.price_for_result.amount} USDC` : ''}`),
+});
+converted.receipts.forEach((receipt, index) => console.log(`  paid ${index === 0 ? 'job fee' : 'result'}: tx ${receipt.transaction}`));
+
+await mkdir(outputDir, { recursive: true });
+const saved = join(outputDir, converted.filename);
+await writeFile(saved, converted.data!);
+step(`saved ${saved} (${converted.sizeBytes} bytes, ${converted.mimeType})`);
+console.log(`payer ${account.address}: ${formatUsdc(await balance())} test USDC, ${formatUsdc(payer.spent())} USDC spent by this demo`);

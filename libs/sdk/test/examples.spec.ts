@@ -1,0 +1,68 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type LiveService, startLiveService } from '@fileshift/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tinyPng } from './support/dev-chain.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const isWebp = (bytes: Buffer) => bytes.subarray(0, 4).toString() === 'RIFF' && bytes.subarray(8, 12).toString() === 'WEBP';
+
+/** Runs a TypeScript file of the repository the way the README says, with the SDK from source. */
+function runScript(path: string, args: string[], env: Record<string, string>) {
+  const run = spawnSync(process.execPath, ['--conditions=@fileshift/source', '--import', 'tsx', join(root, path), ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return run.stdout;
+}
+
+describe('the README examples and the demo run against the live service', () => {
+  let service: LiveService;
+  let dir: string;
+  let photo: string;
+
+  beforeAll(async () => {
+    service = await startLiveService();
+    dir = mkdtempSync(join(tmpdir(), 'sdk-examples-'));
+    photo = join(dir, 'photo.png');
+    writeFileSync(photo, tinyPng());
+  });
+  afterAll(async () => {
+    await service?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('examples/convert-a-file.ts detects, converts, pays and saves', () => {
+    const output = runScript('libs/sdk/examples/convert-a-file.ts', [photo, 'webp'], {
+      FILESHIFT_URL: service.baseUrl,
+      PAYER_KEY: service.devChain.payerPrivateKey,
+      PAY_NETWORK: service.devChain.network,
+      PAY_ASSET: service.devChain.usdc,
+    });
+    expect(output).toMatch(/detected: PNG image.*\(paid in 0x[0-9a-f]{64}\)/);
+    expect(output).toMatch(/job job_\S+: done/);
+    expect(output).toContain('2 payments');
+    expect(isWebp(readFileSync(`${photo}.webp`))).toBe(true);
+  });
+
+  it('examples/key-api.ts lists, uploads, converts and downloads with an API key', () => {
+    const output = runScript('libs/sdk/examples/key-api.ts', [photo, 'jpg'], { FILESHIFT_URL: service.baseUrl, FILESHIFT_API_KEY: service.createApiKey('examples') });
+    expect(output).toMatch(/png converts to: .*webp/);
+    expect(readFileSync(`${photo}.jpg`).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+  });
+
+  it('npm run demo prints each step with prices and transactions and saves the result', () => {
+    const output = runScript('libs/sdk/demo/demo.ts', [], { FILESHIFT_URL: service.baseUrl, DEMO_OUTPUT_DIR: join(dir, 'demo') });
+    expect(output).toMatch(/detect sample\.png \(0\.002 USDC\)/);
+    expect(output.match(/tx 0x[0-9a-f]{64}/g)).toHaveLength(3);
+    expect(output).toContain('result price 0.020000 USDC');
+    expect(output).toContain('0.024 USDC spent by this demo');
+    expect(isWebp(readFileSync(join(dir, 'demo', 'sample.webp')))).toBe(true);
+  });
+});

@@ -1,0 +1,22 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const sdk = (path: string) => join(root, 'libs/sdk', path);
+
+describe('the SDK is in step with the server', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sdk-drift-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has the OpenAPI document the server serves, and the types generated from it (else: npx nx run sdk:generate)', () => {
+    // The same two commands as the `generate` target, into a temporary directory.
+    execFileSync(process.execPath, [join(root, 'apps/api/dist/export-openapi.js'), join(dir, 'openapi.json')], { cwd: root, stdio: 'pipe' });
+    execFileSync(join(root, 'node_modules/.bin/openapi-typescript'), [join(dir, 'openapi.json'), '-o', join(dir, 'openapi.ts')], { cwd: root, stdio: 'pipe' });
+    expect(readFileSync(join(dir, 'openapi.json'), 'utf8')).toBe(readFileSync(sdk('openapi/openapi.json'), 'utf8'));
+    expect(readFileSync(join(dir, 'openapi.ts'), 'utf8')).toBe(readFileSync(sdk('src/generated/openapi.ts'), 'utf8'));
+  });
+});
