@@ -66,3 +66,12 @@ describe('the README examples and the demo run against the live service', () => 
     expect(isWebp(readFileSync(join(dir, 'demo', 'sample.webp')))).toBe(true);
   });
 });
+
+describe('the README', () => {
+  it('shows the example files exactly as they are', () => {
+    const readme = readFileSync(join(root, 'libs/sdk/README.md'), 'utf8');
+    const blocks = [...readme.matchAll(/<!-- example: (\S+) -->\n```ts\n([\s\S]*?)```/g)];
+    expect(blocks.map((block) => block[1])).toEqual(['examples/convert-a-file.ts', 'examples/key-api.ts']);
+    for (const [, file, code] of blocks) expect(code, file).toBe(readFileSync(join(root, 'libs/sdk', file!), 'utf8'));
+  });
+});
