@@ -1,0 +1,43 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { FileshiftContext } from './fileshift-context.js';
+import { askUserToApprove } from './payment-approval.js';
+import { registerConvertAndDownload } from './tools/convert-and-download.tool.js';
+import { registerConvertFile } from './tools/convert-file.tool.js';
+import { registerDeleteJob } from './tools/delete-job.tool.js';
+import { registerDetectFileType } from './tools/detect-file-type.tool.js';
+import { registerGetConversionStatus } from './tools/get-conversion-status.tool.js';
+import { registerListOutputFormats } from './tools/list-output-formats.tool.js';
+import { registerPurchaseResult } from './tools/purchase-result.tool.js';
+import type { ToolDeps } from './tools/tool-deps.js';
+import { registerWalletStatus } from './tools/wallet-status.tool.js';
+
+export const SERVER_INFO = { name: 'fileshift', version: '1.0.0' };
+
+/** One MCP server (one per session over HTTP) with every Fileshift tool; the context, and so the wallet, is shared. */
+export function createServer(context: FileshiftContext, { allowLocalPaths }: { allowLocalPaths: boolean }): McpServer {
+  const server = new McpServer(SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions:
+      'Fileshift detects what a file really is and converts it (images, audio and more). Paid tools spend USDC from the agent wallet ' +
+      'within its limits: check wallet_status when unsure. For a conversion, convert_and_download does everything in one call.',
+  });
+  const deps: ToolDeps = {
+    server,
+    context,
+    allowLocalPaths,
+    client: () => context.client((payment) => askUserToApprove(server, payment)),
+  };
+  for (const register of [
+    registerDetectFileType,
+    registerListOutputFormats,
+    registerConvertFile,
+    registerGetConversionStatus,
+    registerPurchaseResult,
+    registerConvertAndDownload,
+    registerDeleteJob,
+    registerWalletStatus,
+  ]) {
+    register(deps);
+  }
+  return server;
+}
