@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type LiveService, startLiveService } from '@fileshift/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TINY_PNG } from './support/fixtures.js';
+
+const BUILT_SERVER = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+describe('the built MCP server over its transports', () => {
+  let service: LiveService;
+  let dir: string;
+  const env = () => ({
+    PATH: process.env.PATH ?? '',
+    FILESHIFT_URL: service.baseUrl,
+    FILESHIFT_WALLET_PRIVATE_KEY: service.devChain.payerPrivateKey,
+    FILESHIFT_OUTPUT_DIR: join(dir, 'out'),
+    FILESHIFT_LEDGER: join(dir, 'ledger.jsonl'),
+  });
+
+  beforeAll(async () => {
+    service = await startLiveService();
+    dir = mkdtempSync(join(tmpdir(), 'mcp-transports-'));
+    writeFileSync(join(dir, 'picture.png'), TINY_PNG);
+  });
+  afterAll(async () => {
+    await service?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stdio (spawned like Claude Desktop does): detect and a full conversion', async () => {
+    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BUILT_SERVER], env: env(), stderr: 'pipe' }));
+    try {
+      const detected = (await client.callTool({ name: 'detect_file_type', arguments: { path: join(dir, 'picture.png') } })) as CallToolResult;
+      expect(detected.structuredContent).toMatchObject({ format: 'png', paid_usdc: '0.002000' });
+      const converted = (await client.callTool({ name: 'convert_and_download', arguments: { path: join(dir, 'picture.png'), target_format: 'webp' } })) as CallToolResult;
+      const { path } = converted.structuredContent as { path: string };
+      expect(path.startsWith(join(dir, 'out'))).toBe(true);
+      expect(readFileSync(path).subarray(8, 12).toString()).toBe('WEBP');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('Streamable HTTP (--http <port>): a session and a tool call; local paths are refused there', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [BUILT_SERVER, '--http', String(port)], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr!.on('data', (chunk: Buffer) => chunk.toString().includes('Streamable HTTP on') && resolve());
+        child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
+      });
+      const client = new Client({ name: 'http-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+      const formats = (await client.callTool({ name: 'list_output_formats', arguments: { format: 'wav' } })) as CallToolResult;
+      expect(formats.structuredContent).toMatchObject({ format: 'wav', category: 'audio' });
+      const byPath = (await client.callTool({ name: 'detect_file_type', arguments: { path: join(dir, 'picture.png') } })) as CallToolResult;
+      expect(byPath.isError).toBe(true);
+      expect((byPath.content[0] as { text: string }).text).toContain('only over the stdio transport');
+      await client.close();
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it('refuses a bad configuration at start with one line per problem', async () => {
+    const child = spawn(process.execPath, [BUILT_SERVER, '--http', 'eighty'], { env: { PATH: process.env.PATH ?? '', FILESHIFT_BUDGET_USDC: 'lots' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(78);
+    expect(stderr).toContain('FILESHIFT_BUDGET_USDC: "lots" is not a USDC amount');
+    expect(stderr).toContain('--http: "eighty" is not a port number');
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
