@@ -8,6 +8,8 @@ import { z } from 'zod';
 /** Everything the MCP server is configured with, validated once at start. */
 export interface McpConfig {
   serviceUrl: string;
+  /** For the free key API calls (output formats); without it the service's no-key limits apply. */
+  apiKey?: string;
   /** null: stdio (the default); a port: Streamable HTTP on 127.0.0.1. */
   httpPort: number | null;
   wallet: WalletKeySource;
@@ -38,6 +40,7 @@ const list = z.string().transform((text) => text.split(',').map((item) => item.t
 
 const environment = z.object({
   FILESHIFT_URL: z.url().default('http://127.0.0.1:3000'),
+  FILESHIFT_API_KEY: z.string().optional(),
   FILESHIFT_WALLET_PRIVATE_KEY: z.string().optional(),
   FILESHIFT_WALLET_KEYSTORE: z.string().optional(),
   FILESHIFT_WALLET_KEYSTORE_PASSWORD: z.string().optional(),
@@ -53,7 +56,7 @@ const environment = z.object({
 });
 
 export const USAGE = `usage: fileshift-mcp [--http <port>] [--url <service url>] [--output-dir <dir>] [--budget <USDC>] [--max-payment <USDC>]
-Environment: FILESHIFT_URL, FILESHIFT_WALLET_PRIVATE_KEY or FILESHIFT_WALLET_KEYSTORE (+ FILESHIFT_WALLET_KEYSTORE_PASSWORD),
+Environment: FILESHIFT_URL, FILESHIFT_API_KEY, FILESHIFT_WALLET_PRIVATE_KEY or FILESHIFT_WALLET_KEYSTORE (+ FILESHIFT_WALLET_KEYSTORE_PASSWORD),
 FILESHIFT_MAX_PAYMENT_USDC (0.05), FILESHIFT_BUDGET_USDC (1), FILESHIFT_APPROVAL_THRESHOLD_USDC, FILESHIFT_ALLOWED_NETWORKS,
 FILESHIFT_ALLOWED_ASSETS, FILESHIFT_ALLOWED_PAY_TO, FILESHIFT_RPC_URL, FILESHIFT_OUTPUT_DIR (fileshift-output), FILESHIFT_LEDGER.`;
 
@@ -105,6 +108,7 @@ export function loadMcpConfig(argv: string[], env: NodeJS.ProcessEnv): ConfigRes
     ok: true,
     config: {
       serviceUrl: e.FILESHIFT_URL.replace(/\/+$/, ''),
+      apiKey: e.FILESHIFT_API_KEY,
       httpPort,
       wallet,
       maxPerPayment: e.FILESHIFT_MAX_PAYMENT_USDC,

@@ -21,7 +21,7 @@ export function registerListOutputFormats({ server, context }: ToolDeps): void {
     },
     async ({ format }) => {
       try {
-        const formats = await createClient({ baseUrl: context.config.serviceUrl }).listFormatsByType(format.replace(/^\./, ''));
+        const formats = await createClient({ baseUrl: context.config.serviceUrl, apiKey: context.config.apiKey }).listFormatsByType(format.replace(/^\./, ''));
         const byCategory = Object.fromEntries(Object.entries(formats.extensions_by_type).map(([category, targets]) => [category, Object.keys(targets)]));
         const recommended = formats.menu_popular.flatMap((entry) => Object.values(entry).flat());
         const lines = Object.entries(byCategory).map(([category, targets]) => `${category}: ${targets.join(', ')}`);
