@@ -32,7 +32,9 @@ describe('ROLE=api and ROLE=worker as two processes sharing the queue', () => {
     try {
       await events.waitUntilReady();
       const job = await queue.add(JobName.PurgeExpired, { reason: 'manual' });
-      const result = await job.waitUntilFinished(events, 20_000);
+      const result = await job.waitUntilFinished(events, 60_000).catch((error: Error) => {
+        throw new Error(`${error.message}\njob state: ${JSON.stringify(job)}\nworker output:\n${worker.output()}`);
+      });
       expect(result).toEqual({ purged: 0, purgedUploads: 0 });
       expect(await queue.getWorkers()).toHaveLength(1);
       expect(api.output()).not.toContain('worker started');
