@@ -1,1 +1,1 @@
-export { type DevChainFacts, type LiveService, startLiveService } from './live-service.js';
+export { type DevChainFacts, freePort, type LiveService, startLiveService } from './live-service.js';
