@@ -27,7 +27,13 @@ export interface WalletSpending {
  * one wallet shares the ledger.
  */
 export class AgentWallet {
-  constructor(private readonly options: AgentWalletOptions) {}
+  /** One payer for the wallet, so payments of every caller share the reservations that guard the budget. */
+  private readonly sharedPayer: Payer;
+
+  constructor(private readonly options: AgentWalletOptions) {
+    const { ledger, limits, account } = options;
+    this.sharedPayer = createPayer({ ...limits, account, spent: ledger });
+  }
 
   get account(): PrivateKeyAccount {
     return this.options.account;
@@ -35,13 +41,8 @@ export class AgentWallet {
 
   /** A payer for one caller; `approve` is asked above the threshold (without it such payments are declined). */
   payer(approve?: ApprovePayment): Payer {
-    const { approvalThreshold, ledger, limits, account } = this.options;
-    return createPayer({
-      ...limits,
-      account,
-      spent: ledger,
-      approve: (payment) => (approvalThreshold == null || payment.amount <= approvalThreshold ? true : approve ? approve(payment) : false),
-    });
+    const { approvalThreshold } = this.options;
+    return this.sharedPayer.withApproval((payment) => (approvalThreshold == null || payment.amount <= approvalThreshold ? true : approve ? approve(payment) : false));
   }
 
   spending(): WalletSpending {

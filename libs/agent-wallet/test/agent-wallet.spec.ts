@@ -68,6 +68,13 @@ describe('AgentWallet (the SDK payer with a ledger on disk and owner approval)',
     expect(paid).toHaveLength(1);
   });
 
+  it('does not let concurrent payments from two callers overrun the budget together', async () => {
+    const owner = wallet();
+    const results = await Promise.allSettled([pay(owner, '25000'), pay(owner, '25000')]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(owner.spending().spent).toBe(25_000n);
+  });
+
   it('keeps the budget across restarts and between payers of one wallet', async () => {
     await pay(wallet(), '30000');
     await expect(pay(wallet(), '20000')).rejects.toMatchObject({ limit: 'budget' });

@@ -39,6 +39,8 @@ export interface Payer {
   wrap(fetch: typeof globalThis.fetch): typeof globalThis.fetch;
   /** Atomic units spent so far (as the store counts them). */
   spent(): bigint;
+  /** The same payer (same limits, store and reservations) asking another approval hook, e.g. per user session. */
+  withApproval(approve: PayerOptions['approve']): Payer;
 }
 
 /**
@@ -50,7 +52,7 @@ export function createPayer(options: PayerOptions): Payer {
   const store = options.spent ?? memoryStore();
   let reserved = 0n;
 
-  const clientFor = (refusal: { error?: SpendLimitError }) => {
+  const clientFor = (approve: PayerOptions['approve'], refusal: { error?: SpendLimitError }) => {
     let client = registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(options.account) });
     if (options.svmSigner) client = registerExactSvmScheme(client, { signer: options.svmSigner });
     // The official controls allow exactly the listed assets; amounts are capped by checkSpend below.
@@ -70,7 +72,7 @@ export function createPayer(options: PayerOptions): Payer {
         }
         reserved += request.amount;
         inFlight.set(selectedRequirements, request.amount);
-        if (options.approve && !(await Promise.resolve(options.approve({ ...request, resource: paymentRequired.resource?.url })).catch(() => false))) {
+        if (approve && !(await Promise.resolve(approve({ ...request, resource: paymentRequired.resource?.url })).catch(() => false))) {
           release(selectedRequirements);
           refusal.error = new SpendLimitError('approval', `Payment refused (approval): ${formatUsdc(request.amount)} USDC was not approved.`);
           return { abort: true, reason: 'not approved' };
@@ -84,20 +86,22 @@ export function createPayer(options: PayerOptions): Payer {
       .onPaymentCreationFailure(async ({ selectedRequirements }) => release(selectedRequirements));
   };
 
-  return {
+  const payerAsking = (approve: PayerOptions['approve']): Payer => ({
     wrap(fetch) {
       return async (input, init) => {
         // A client per call, so a refusal is reported to the call it belongs to.
         const refusal: { error?: SpendLimitError } = {};
         try {
-          return await wrapFetchWithPayment(fetch, clientFor(refusal))(input, init);
+          return await wrapFetchWithPayment(fetch, clientFor(approve, refusal))(input, init);
         } catch (error) {
           throw refusal.error ?? error;
         }
       };
     },
     spent: () => store.total(),
-  };
+    withApproval: payerAsking,
+  });
+  return payerAsking(options.approve);
 }
 
 function memoryStore(): SpentStore {
