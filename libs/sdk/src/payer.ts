@@ -55,8 +55,19 @@ export function createPayer(options: PayerOptions): Payer {
   const clientFor = (approve: PayerOptions['approve'], refusal: { error?: SpendLimitError }) => {
     let client = registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(options.account) });
     if (options.svmSigner) client = registerExactSvmScheme(client, { signer: options.svmSigner });
-    // The official controls allow exactly the listed assets; amounts are capped by checkSpend below.
-    client.setSpendControls({ maxAmountPerPayment: false, allowedAssets: options.allow.map(({ network, asset }) => ({ network: network as `${string}:${string}`, asset })) });
+    // Our limits replace the official controls: offers that break them are filtered out (so an allowed
+    // later offer is chosen), and when none is left the refusal says which limit the first one broke.
+    client.setSpendControls(false);
+    client.registerPolicy((_version, offers) => {
+      const spent = store.total() + reserved;
+      const allowed = offers.filter((offer) => checkSpend(paymentRequestOf(offer), options, spent).allowed);
+      const first = offers[0];
+      if (allowed.length === 0 && first) {
+        const decision = checkSpend(paymentRequestOf(first), options, spent);
+        if (!decision.allowed) refusal.error = refusalOf(decision.limit, decision.message);
+      }
+      return allowed;
+    });
     const inFlight = new Map<PaymentRequirements, bigint>();
     const release = (requirements: PaymentRequirements) => {
       reserved -= inFlight.get(requirements) ?? 0n;
@@ -67,14 +78,14 @@ export function createPayer(options: PayerOptions): Payer {
         const request = paymentRequestOf(selectedRequirements);
         const decision = checkSpend(request, options, store.total() + reserved);
         if (!decision.allowed) {
-          refusal.error = new SpendLimitError(decision.limit, `Payment refused (${decision.limit}): ${decision.message}.`);
+          refusal.error = refusalOf(decision.limit, decision.message);
           return { abort: true, reason: decision.message };
         }
         reserved += request.amount;
         inFlight.set(selectedRequirements, request.amount);
         if (approve && !(await Promise.resolve(approve({ ...request, resource: paymentRequired.resource?.url })).catch(() => false))) {
           release(selectedRequirements);
-          refusal.error = new SpendLimitError('approval', `Payment refused (approval): ${formatUsdc(request.amount)} USDC was not approved.`);
+          refusal.error = refusalOf('approval', `${formatUsdc(request.amount)} USDC was not approved`);
           return { abort: true, reason: 'not approved' };
         }
       })
@@ -102,6 +113,10 @@ export function createPayer(options: PayerOptions): Payer {
     withApproval: payerAsking,
   });
   return payerAsking(options.approve);
+}
+
+function refusalOf(limit: SpendLimitError['limit'], message: string): SpendLimitError {
+  return new SpendLimitError(limit, `Payment refused (${limit}): ${message}.`);
 }
 
 function memoryStore(): SpentStore {

@@ -1,0 +1,59 @@
+import { privateKeyToAccount } from 'viem/accounts';
+import { describe, expect, it } from 'vitest';
+import { createPayer, SpendLimitError } from '../src/index.js';
+
+const NETWORK = 'eip155:31337';
+const DEV_USDC = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const OTHER_TOKEN = '0x1111111111111111111111111111111111111111';
+const PAY_TO = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+const account = privateKeyToAccount('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
+
+const offer = (asset: string, amount = '2000') => ({ scheme: 'exact', network: NETWORK, asset, amount, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } });
+
+/** The service's HTTP boundary, faked: a 402 with `accepts` until a request carries a payment, which it records. */
+function challenging(accepts: ReturnType<typeof offer>[], paid: Array<{ asset: string }>): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const signature = request.headers.get('PAYMENT-SIGNATURE');
+    if (signature) {
+      paid.push((JSON.parse(atob(signature)) as { accepted: { asset: string } }).accepted);
+      return new Response('{}', { status: 200 });
+    }
+    const challenge = { x402Version: 2, resource: { url: 'http://fileshift.test/x', description: '', mimeType: '' }, accepts };
+    return new Response(JSON.stringify(challenge), { status: 402, headers: { 'content-type': 'application/json', 'PAYMENT-REQUIRED': btoa(JSON.stringify(challenge)) } });
+  };
+}
+
+describe('createPayer', () => {
+  const payer = (overrides = {}) => createPayer({ account, allow: [{ network: NETWORK, asset: DEV_USDC }], maxPerPayment: 30_000n, ...overrides });
+
+  it('pays with the first offer its limits allow', async () => {
+    const paid: Array<{ asset: string }> = [];
+    const response = await payer().wrap(challenging([offer(OTHER_TOKEN), offer(DEV_USDC)], paid))('http://fileshift.test/x');
+    expect(response.status).toBe(200);
+    expect(paid).toEqual([expect.objectContaining({ asset: DEV_USDC })]);
+  });
+
+  it('refuses with a typed error, signing nothing, when no offer is allowed', async () => {
+    const paid: Array<{ asset: string }> = [];
+    const wrapped = payer().wrap(challenging([offer(OTHER_TOKEN)], paid));
+    const error = await wrapped('http://fileshift.test/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpendLimitError);
+    expect(error).toMatchObject({ limit: 'network_or_asset', message: expect.stringContaining(`asset ${OTHER_TOKEN} on ${NETWORK} is not allowed`) });
+    const capped = await payer().wrap(challenging([offer(DEV_USDC, '40000')], paid))('http://fileshift.test/x').catch((e: unknown) => e);
+    expect(capped).toMatchObject({ name: 'SpendLimitError', limit: 'per_payment_cap' });
+    const budget = await payer({ budget: 1000n }).wrap(challenging([offer(DEV_USDC)], paid))('http://fileshift.test/x').catch((e: unknown) => e);
+    expect(budget).toMatchObject({ name: 'SpendLimitError', limit: 'budget' });
+    expect(paid).toEqual([]);
+  });
+
+  it('asks the approval hook and respects a no; withApproval swaps only the hook', async () => {
+    const paid: Array<{ asset: string }> = [];
+    const asking = payer({ approve: () => false });
+    await expect(asking.wrap(challenging([offer(DEV_USDC)], paid))('http://fileshift.test/x')).rejects.toMatchObject({ limit: 'approval' });
+    const approving = asking.withApproval(() => true);
+    expect((await approving.wrap(challenging([offer(DEV_USDC)], paid))('http://fileshift.test/x')).status).toBe(200);
+    expect(asking.spent()).toBe(2000n);
+    expect(paid).toHaveLength(1);
+  });
+});
