@@ -1,4 +1,5 @@
-import type { SpendLimit } from './spend-policy.js';
+import type { components } from './generated/openapi.js';
+import type { PaymentRequest, SpendLimit } from './spend-policy.js';
 
 /** An error answer of the API: `{error: {code, message, details}}` (x402 API) or `{Status: "Error", Message}` (key API). */
 export class ApiError extends Error {
@@ -30,6 +31,8 @@ export class SpendLimitError extends Error {
   constructor(
     readonly limit: SpendLimit | 'approval',
     message: string,
+    /** The refused payment, when one was chosen (absent when no offered network can be signed for). */
+    readonly payment?: PaymentRequest,
   ) {
     super(message);
   }
@@ -58,15 +61,18 @@ export class JobFailedError extends Error {
   }
 }
 
+/**
+ * A request got no answer (connection refused or lost). A TypeError, as `fetch` reports it, with the
+ * original failure as `cause`; the conversion helpers repeat such requests only where that is safe.
+ */
+export class NetworkError extends TypeError {
+  override readonly name = 'NetworkError';
+}
+
 /** A wait (e.g. for a conversion) ran past its limit. */
 export class TimeoutError extends Error {
   override readonly name = 'TimeoutError';
 }
 
-/** The 402 body: what the server accepts. */
-export interface PaymentChallenge {
-  x402Version: number;
-  error?: string;
-  resource?: { url: string; description?: string; mimeType?: string };
-  accepts: Array<{ scheme: string; network: string; asset: string; amount: string; payTo: string; maxTimeoutSeconds: number; extra?: Record<string, unknown> }>;
-}
+/** The 402 body: what the server accepts (the PaymentRequired schema of the OpenAPI document). */
+export type PaymentChallenge = components['schemas']['PaymentRequired'];

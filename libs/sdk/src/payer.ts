@@ -5,7 +5,7 @@ import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { registerExactSvmScheme } from '@x402/svm/exact/client';
 import { SpendLimitError } from './errors.js';
-import { checkSpend, formatUsdc, type PaymentRequest, type SpendLimits } from './spend-policy.js';
+import { checkSpend, describeAllowed, formatUsdc, type PaymentRequest, type SpendLimits } from './spend-policy.js';
 
 /** One payment the payer signed. A signed authorization counts as spent: its recipient may settle it. */
 export interface SignedPayment {
@@ -27,7 +27,7 @@ export interface SpentStore {
 export interface PayerOptions extends SpendLimits {
   /** Signs EVM (EIP-3009) payments: any viem account with `address` and `signTypedData`. */
   account: Parameters<typeof toClientEvmSigner>[0];
-  /** Signs Solana payments (a `@solana/kit` TransactionSigner); Solana is not paid without it. */
+  /** Signs Solana payments (a `@solana/kit` TransactionSigner); needed when `allow` lists a Solana network. */
   svmSigner?: Parameters<typeof registerExactSvmScheme>[1]['signer'];
   /** Asked before each payment that passed the limits; false declines it. */
   approve?: (payment: PaymentRequest & { resource?: string }) => boolean | Promise<boolean>;
@@ -43,12 +43,18 @@ export interface Payer {
   withApproval(approve: PayerOptions['approve']): Payer;
 }
 
+/** What the x402 client reports when no offered network has a registered signer (nothing was signed). */
+const NO_SIGNER_FOR_NETWORK = 'No network/scheme registered';
+
 /**
  * A payer on the official x402 client: every payment is checked against the limits (and the
  * approval hook) before it is signed; payments in flight are reserved so concurrent calls cannot
  * overrun the budget together; a refusal is a SpendLimitError and nothing is signed or sent.
  */
 export function createPayer(options: PayerOptions): Payer {
+  if (!options.svmSigner && options.allow.some(({ network }) => network.startsWith('solana:'))) {
+    throw new TypeError('The payer allows a Solana network but has no svmSigner to sign with.');
+  }
   const store = options.spent ?? memoryStore();
   let reserved = 0n;
 
@@ -64,7 +70,7 @@ export function createPayer(options: PayerOptions): Payer {
       const first = offers[0];
       if (allowed.length === 0 && first) {
         const decision = checkSpend(paymentRequestOf(first), options, spent);
-        if (!decision.allowed) refusal.error = refusalOf(decision.limit, decision.message);
+        if (!decision.allowed) refusal.error = refusalOf(decision.limit, decision.message, paymentRequestOf(first));
       }
       return allowed;
     });
@@ -78,14 +84,14 @@ export function createPayer(options: PayerOptions): Payer {
         const request = paymentRequestOf(selectedRequirements);
         const decision = checkSpend(request, options, store.total() + reserved);
         if (!decision.allowed) {
-          refusal.error = refusalOf(decision.limit, decision.message);
+          refusal.error = refusalOf(decision.limit, decision.message, request);
           return { abort: true, reason: decision.message };
         }
         reserved += request.amount;
         inFlight.set(selectedRequirements, request.amount);
         if (approve && !(await Promise.resolve(approve({ ...request, resource: paymentRequired.resource?.url })).catch(() => false))) {
           release(selectedRequirements);
-          refusal.error = refusalOf('approval', `${formatUsdc(request.amount)} USDC was not approved`);
+          refusal.error = refusalOf('approval', `${formatUsdc(request.amount)} USDC was not approved`, request);
           return { abort: true, reason: 'not approved' };
         }
       })
@@ -105,7 +111,12 @@ export function createPayer(options: PayerOptions): Payer {
         try {
           return await wrapFetchWithPayment(fetch, clientFor(approve, refusal))(input, init);
         } catch (error) {
-          throw refusal.error ?? error;
+          if (refusal.error) throw refusal.error;
+          // Offers only on networks without a signer never reach the policy: the client rejects them first.
+          if (error instanceof Error && error.message.includes(NO_SIGNER_FOR_NETWORK)) {
+            throw refusalOf('network_or_asset', `no offered network is one this payer signs for (allowed: ${describeAllowed(options)})`);
+          }
+          throw error;
         }
       };
     },
@@ -115,8 +126,8 @@ export function createPayer(options: PayerOptions): Payer {
   return payerAsking(options.approve);
 }
 
-function refusalOf(limit: SpendLimitError['limit'], message: string): SpendLimitError {
-  return new SpendLimitError(limit, `Payment refused (${limit}): ${message}.`);
+function refusalOf(limit: SpendLimitError['limit'], message: string, payment?: PaymentRequest): SpendLimitError {
+  return new SpendLimitError(limit, `Payment refused (${limit}): ${message}.`, payment);
 }
 
 function memoryStore(): SpentStore {

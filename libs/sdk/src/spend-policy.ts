@@ -26,8 +26,7 @@ export type SpendDecision = { allowed: true } | { allowed: false; limit: SpendLi
 export function checkSpend(request: PaymentRequest, limits: SpendLimits, spent: bigint): SpendDecision {
   const refuse = (limit: SpendLimit, message: string): SpendDecision => ({ allowed: false, limit, message });
   if (!limits.allow.some((entry) => same(entry.network, request.network) && same(entry.asset, request.asset))) {
-    const allowed = limits.allow.map((entry) => `${entry.asset} on ${entry.network}`).join(', ') || 'none';
-    return refuse('network_or_asset', `asset ${request.asset} on ${request.network} is not allowed (allowed: ${allowed})`);
+    return refuse('network_or_asset', `asset ${request.asset} on ${request.network} is not allowed (allowed: ${describeAllowed(limits)})`);
   }
   if (limits.allowPayTo && !limits.allowPayTo.some((payTo) => same(payTo, request.payTo))) {
     return refuse('pay_to', `recipient ${request.payTo} is not an allowed payTo address`);
@@ -42,6 +41,11 @@ export function checkSpend(request: PaymentRequest, limits: SpendLimits, spent: 
     }
   }
   return { allowed: true };
+}
+
+/** The allowed assets and networks, for messages. */
+export function describeAllowed({ allow }: Pick<SpendLimits, 'allow'>): string {
+  return allow.map((entry) => `${entry.asset} on ${entry.network}`).join(', ') || 'none';
 }
 
 /** 6-decimal atomic units as a USDC amount, e.g. 20000n → "0.02". */

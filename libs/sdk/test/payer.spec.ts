@@ -8,7 +8,10 @@ const OTHER_TOKEN = '0x1111111111111111111111111111111111111111';
 const PAY_TO = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const account = privateKeyToAccount('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
 
-const offer = (asset: string, amount = '2000') => ({ scheme: 'exact', network: NETWORK, asset, amount, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } });
+const BASE_USDC = { network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' };
+const SOLANA_USDC = { network: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', asset: 'EPjFWJd5AufqSSqeM2qA1xwTyDp1vLBjNbFcJZ5kGsKD' };
+
+const offer = (asset: string, amount = '2000', network = NETWORK) => ({ scheme: 'exact', network, asset, amount, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } });
 
 /** The service's HTTP boundary, faked: a 402 with `accepts` until a request carries a payment, which it records. */
 function challenging(accepts: ReturnType<typeof offer>[], paid: Array<{ asset: string }>): typeof fetch {
@@ -55,5 +58,25 @@ describe('createPayer', () => {
     expect((await approving.wrap(challenging([offer(DEV_USDC)], paid))('http://fileshift.test/x')).status).toBe(200);
     expect(asking.spent()).toBe(2000n);
     expect(paid).toHaveLength(1);
+  });
+
+  it('pays a default asset of the x402 client (Base USDC) only when it is listed too, and names the refused payment', async () => {
+    const paid: Array<{ asset: string }> = [];
+    const error = await payer().wrap(challenging([offer(BASE_USDC.asset, '2000', BASE_USDC.network)], paid))('http://fileshift.test/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpendLimitError);
+    expect(error).toMatchObject({ limit: 'network_or_asset', payment: { ...BASE_USDC, payTo: PAY_TO, amount: 2000n } });
+    expect(paid).toEqual([]);
+  });
+
+  it('refuses, typed, offers only on networks it has no signer for', async () => {
+    const paid: Array<{ asset: string }> = [];
+    const error = await payer().wrap(challenging([offer(SOLANA_USDC.asset, '2000', SOLANA_USDC.network)], paid))('http://fileshift.test/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpendLimitError);
+    expect(error).toMatchObject({ limit: 'network_or_asset', message: expect.stringContaining('no offered network is one this payer signs for') });
+    expect(paid).toEqual([]);
+  });
+
+  it('will not allow a Solana network without a Solana signer', () => {
+    expect(() => payer({ allow: [SOLANA_USDC] })).toThrow('The payer allows a Solana network but has no svmSigner to sign with.');
   });
 });
