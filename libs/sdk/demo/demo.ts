@@ -19,16 +19,14 @@ const SAMPLE_PNG = Buffer.from(
   'hex',
 );
 
-interface DevChain {
-  rpcUrl: string;
-  network: string;
-  usdc: `0x${string}`;
-  payTo: `0x${string}`;
-  payerPrivateKey: `0x${string}`;
+/** The parts of /.well-known/x402.json the demo reads: the dev chain and the prices. */
+interface Discovery {
+  devChain?: { rpcUrl: string; network: string; usdc: `0x${string}`; payerPrivateKey: `0x${string}` };
+  resources: Array<{ operationId: string; price: { amount?: string; min?: string; max?: string } }>;
 }
 
 const wellKnown = await fetch(`${baseUrl}/.well-known/x402.json`).then(
-  (response) => response.json() as Promise<{ devChain?: DevChain }>,
+  (response) => response.json() as Promise<Discovery>,
   (error: Error) => {
     throw new Error(`The service is not reachable at ${baseUrl} (${error.message}). Start it with \`npm start\`, or set FILESHIFT_URL.`);
   },
@@ -36,6 +34,8 @@ const wellKnown = await fetch(`${baseUrl}/.well-known/x402.json`).then(
 const chain = wellKnown.devChain;
 if (!chain) throw new Error(`${baseUrl} is not in dev mode (no devChain in /.well-known/x402.json): the demo pays on the local dev chain only.`);
 
+const price = (operationId: string) => wellKnown.resources.find((resource) => resource.operationId === operationId)!.price;
+const usdc = (amount = '0') => formatUsdc(parseUsdc(amount));
 const account = privateKeyToAccount(chain.payerPrivateKey);
 const balance = () => createPublicClient({ transport: http(chain.rpcUrl) }).readContract({ address: chain.usdc, abi: erc20Abi, functionName: 'balanceOf', args: [account.address] });
 const payer = createPayer({ account, allow: [{ network: chain.network, asset: chain.usdc }], maxPerPayment: parseUsdc('0.05'), budget: parseUsdc('0.1') });
@@ -46,12 +46,13 @@ const sample = { data: SAMPLE_PNG, filename: 'sample.png' };
 console.log(`Fileshift demo against ${baseUrl} — dev chain ${chain.network} at ${chain.rpcUrl}`);
 console.log(`payer ${account.address}: ${formatUsdc(await balance())} test USDC`);
 
-step('detect sample.png (0.002 USDC)');
+step(`detect sample.png (${usdc(price('detectFileType').amount)} USDC)`);
 const detected = await client.detectFile(sample);
 console.log(`  ${detected.detected_format?.description} — can become ${detected.convertible_to.slice(0, 6).join(', ')}…`);
 console.log(`  paid: tx ${detected.receipt?.transaction}`);
 
-step('convert sample.png to webp (job fee 0.002 USDC, result 0.02 USDC)');
+const resultPrice = price('purchaseConversionResult');
+step(`convert sample.png to webp (job fee ${usdc(price('createConversionJob').amount)} USDC, result ${usdc(resultPrice.min)}–${usdc(resultPrice.max)} USDC by size)`);
 const converted = await client.convertFile({
   input: sample,
   targetFormat: 'webp',
@@ -61,6 +62,6 @@ converted.receipts.forEach((receipt, index) => console.log(`  paid ${index === 0
 
 await mkdir(outputDir, { recursive: true });
 const saved = join(outputDir, converted.filename);
-await writeFile(saved, converted.data!);
+await writeFile(saved, converted.data);
 step(`saved ${saved} (${converted.sizeBytes} bytes, ${converted.mimeType})`);
 console.log(`payer ${account.address}: ${formatUsdc(await balance())} test USDC, ${formatUsdc(payer.spent())} USDC spent by this demo`);

@@ -28,5 +28,5 @@ const converted = await client.convertFile({
   onProgress: (job) => console.log(`job ${job.job_id}: ${job.status}`),
 });
 const output = `${path}.${targetFormat}`;
-await saveFile(output, converted.data!);
+await saveFile(output, converted.data);
 console.log(`saved ${output}: ${converted.sizeBytes} bytes, ${converted.mimeType}; ${converted.receipts.length} payments`);

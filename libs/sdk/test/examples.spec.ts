@@ -59,7 +59,8 @@ describe('the README examples and the demo run against the live service', () => 
 
   it('npm run demo prints each step with prices and transactions and saves the result', () => {
     const output = runScript('libs/sdk/demo/demo.ts', [], { FILESHIFT_URL: service.baseUrl, DEMO_OUTPUT_DIR: join(dir, 'demo') });
-    expect(output).toMatch(/detect sample\.png \(0\.002 USDC\)/);
+    expect(output).toContain('detect sample.png (0.002 USDC)');
+    expect(output).toContain('convert sample.png to webp (job fee 0.002 USDC, result 0.02–0.04 USDC by size)');
     expect(output.match(/tx 0x[0-9a-f]{64}/g)).toHaveLength(3);
     expect(output).toContain('result price 0.020000 USDC');
     expect(output).toContain('0.024 USDC spent by this demo');

@@ -1,23 +1,36 @@
 import { createPublicClient, erc20Abi, http } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { mnemonicToAccount } from 'viem/accounts';
 import { createPayer, type PayerOptions } from '../../src/index.js';
 import type { DevChainFacts } from '@fileshift/testing';
 
-/** A payer for the service's dev chain; its test token has to be allowed explicitly. */
-export function devChainPayer(chain: DevChainFacts, overrides: Partial<PayerOptions> = {}) {
-  return createPayer({
-    account: privateKeyToAccount(chain.payerPrivateKey),
-    allow: [{ network: chain.network, asset: chain.usdc }],
-    maxPerPayment: 50_000n,
-    ...overrides,
-  });
+/** anvil's public test mnemonic: the dev chain funds its accounts 3..9 with test USDC for payers. */
+const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
+
+/** A funded dev-chain account of its own for each test file (any viem account can pay). */
+export function anvilPayerAccount(index: 3 | 4 | 5 | 6 | 7 | 8 | 9) {
+  return mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: index });
 }
 
-/** On-chain USDC balance, to assert what really moved. */
-export function balances(chain: DevChainFacts) {
+/** A payer for the service's dev chain; its test token has to be allowed explicitly. */
+export function devChainPayer(chain: DevChainFacts, account: PayerOptions['account'], overrides: Partial<PayerOptions> = {}) {
+  return createPayer({ account, allow: [{ network: chain.network, asset: chain.usdc }], maxPerPayment: 50_000n, ...overrides });
+}
+
+/** On-chain test USDC balance, to assert what really moved. */
+export function usdcBalanceOf(chain: DevChainFacts) {
   const client = createPublicClient({ transport: http(chain.rpcUrl) });
-  const of = (address: `0x${string}`) => client.readContract({ address: chain.usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
-  return { payTo: () => of(chain.payTo), payer: () => of(chain.payerAddress) };
+  return (address: `0x${string}`) => client.readContract({ address: chain.usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
+}
+
+/** `fetch` that notes each request (path and whether it carried a payment signature) before sending it. */
+export function recordingFetch() {
+  const requests: Array<{ method: string; path: string; signed: boolean }> = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    requests.push({ method: request.method, path: new URL(request.url).pathname, signed: request.headers.has('PAYMENT-SIGNATURE') || request.headers.has('X-PAYMENT') });
+    return globalThis.fetch(request);
+  };
+  return { fetch, requests };
 }
 
 /** A small real PNG (8×8, solid green), made with sharp once and kept as bytes. */
@@ -31,9 +44,9 @@ export function tinyPng(): Uint8Array {
   );
 }
 
-/** One second of 8 kHz mono 16-bit silence-ish tone as a WAV file. */
-export function shortWav(): Uint8Array {
-  const samples = 8000;
+/** `seconds` of a 440 Hz tone, 8 kHz mono 16-bit, as a WAV file. */
+export function toneWav(seconds = 1): Uint8Array {
+  const samples = 8000 * seconds;
   const buffer = Buffer.alloc(44 + samples * 2);
   buffer.write('RIFF', 0);
   buffer.writeUInt32LE(36 + samples * 2, 4);
