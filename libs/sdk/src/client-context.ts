@@ -1,0 +1,24 @@
+import type { Client } from 'openapi-fetch';
+import type { components, paths } from './generated/openapi.js';
+import { type PaymentReceipt, receiptOf } from './receipts.js';
+
+export type Schemas = components['schemas'];
+
+/** What the helpers of one client share. */
+export interface ClientContext {
+  /** The typed client: API key and payments applied. */
+  api: Client<paths>;
+  /** Service root without a trailing slash. */
+  baseUrl: string;
+  /** For download URLs: never pays. */
+  download: typeof globalThis.fetch;
+  conversionTimeoutMs: number;
+}
+
+export type WithReceipt<T> = T & { receipt?: PaymentReceipt };
+
+/** A paid answer's data with the settlement receipt of its PAYMENT-RESPONSE header, when there is one. */
+export function withReceipt<T extends object>(data: T, response: Response): WithReceipt<T> {
+  const receipt = receiptOf(response);
+  return receipt ? { ...data, receipt } : data;
+}

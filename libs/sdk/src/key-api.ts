@@ -1,0 +1,63 @@
+import { unwrap } from './api-errors.js';
+import type { ClientContext, Schemas } from './client-context.js';
+import { type FileInput, headOf, prepareFile } from './file-input.js';
+import type { paths } from './generated/openapi.js';
+
+export type OutputFormatsByType = Omit<Schemas['KeyApiListByTypeResponse'], 'Status'>;
+/** The JSON form of the key API's detection (the document types only `Status`; the rest is the service's). */
+export type KeyApiDetection = paths['/api/v1/detect_file_type']['post']['responses'][200]['content']['application/json'];
+
+export interface DetectOptions<As extends 'text' | 'json'> {
+  /** The guessed MIME type segment; default: the Blob's own type. */
+  mimeType?: string;
+  /** "text" (default): the service's one sentence; "json": the same facts as an object. */
+  as?: As;
+}
+
+/** The key-authenticated API (/api/v1); the Api-Key header comes from the client's middleware. */
+export function keyApi({ api, baseUrl }: ClientContext) {
+  return {
+    /** Stores a file; answers the server-side Filename to convert (valid 24 hours). */
+    async upload(input: FileInput | File): Promise<string> {
+      const file = await prepareFile(input);
+      const form = new FormData();
+      form.append('file', file.blob, file.filename);
+      return unwrap(await api.POST('/api/v1/upload', { body: form as never, bodySerializer: (body) => body })).Filename;
+    },
+
+    /** Converts an uploaded file (the server waits for it) and answers absolute download URLs. */
+    async convert(request: { filename: string; extIn: string; extOut: string }): Promise<{ extOut: string; urls: string[] }> {
+      const { file } = unwrap(await api.POST('/api/v1/convert', { body: { filename: request.filename, ext_in: request.extIn, ext_out: request.extOut } }));
+      return { extOut: file.ext_out, urls: file.urls.map((url) => new URL(url, `${baseUrl}/`).toString()) };
+    },
+
+    /** The output extensions for an input extension. */
+    async listFormats(extIn: string): Promise<string[]> {
+      return unwrap(await api.POST('/api/v1/list_ext_out', { body: { ext_in: extIn } })).extensions;
+    },
+
+    /** The output extensions grouped by category, a menu of popular ones, and the input's category. */
+    async listFormatsByType(extIn: string): Promise<OutputFormatsByType> {
+      const { Status: _status, ...formats } = unwrap(await api.POST('/api/v1/list_ext_out_by_type', { body: { ext_in: extIn } }));
+      return formats;
+    },
+
+    /** Detection from extension, size, MIME type, name and first 200 bytes: one sentence, or the facts as JSON. */
+    async detect<As extends 'text' | 'json' = 'text'>(input: FileInput | File, { mimeType, as }: DetectOptions<As> = {}): Promise<As extends 'json' ? KeyApiDetection : string> {
+      const file = await prepareFile(input);
+      const extension = /\.([^./\\]+)$/.exec(file.filename)?.[1]?.toLowerCase() ?? '';
+      const text = (value: string) => new TextEncoder().encode(value);
+      const segments = [text(extension), text(file.sizeBytes.toString(16)), text(mimeType ?? file.blob.type), text(file.filename), await headOf(file.blob)];
+      // Five segments joined by the byte 0xFE.
+      const body = new Blob(segments.flatMap((segment, index) => (index ? [new Uint8Array([0xfe]), segment] : [segment])) as Uint8Array<ArrayBuffer>[]);
+      const json = as === 'json';
+      const result = await api.POST('/api/v1/detect_file_type', {
+        body: body as never,
+        bodySerializer: (blob) => blob,
+        headers: { 'content-type': 'application/octet-stream', accept: json ? 'application/json' : 'text/plain' },
+        parseAs: json ? 'json' : 'text',
+      });
+      return unwrap(result) as As extends 'json' ? KeyApiDetection : string;
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, createClient, JobFailedError, PaymentRequiredError } from '../src/index.js';
+import { type LiveService, startLiveService } from '@fileshift/testing';
+import { anvilPayerAccount, devChainPayer, recordingFetch, tinyPng, toneWav, usdcBalanceOf } from './support/dev-chain.js';
+
+const isWebp = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 4)).toString() === 'RIFF' && Buffer.from(bytes.subarray(8, 12)).toString() === 'WEBP';
+const isMp3 = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 3)).toString() === 'ID3' || (bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0);
+const JOB_FEE = 2_000n;
+const RESULT_PRICE = 20_000n;
+
+describe('x402 API: detection and whole conversions on the dev chain (real settlement)', () => {
+  const account = anvilPayerAccount(4);
+  const png = { data: tinyPng(), filename: 'dot.png' };
+  let service: LiveService;
+  let balanceOf: ReturnType<typeof usdcBalanceOf>;
+  const payerBalance = () => balanceOf(account.address);
+
+  beforeAll(async () => {
+    service = await startLiveService();
+    balanceOf = usdcBalanceOf(service.devChain);
+  });
+  afterAll(async () => service?.stop());
+
+  const paying = (fetch?: typeof globalThis.fetch) => createClient({ baseUrl: service.baseUrl, payer: devChainPayer(service.devChain, account), fetch });
+
+  it('detects a file, paying 0.002 USDC on chain', async () => {
+    const [payTo, payer] = [await balanceOf(service.devChain.payTo), await payerBalance()];
+    const detected = await paying().detectFile(png);
+    expect(detected.detected_format?.format).toBe('png');
+    expect(detected.receipt).toMatchObject({ network: service.devChain.network, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), payer: account.address });
+    expect(await balanceOf(service.devChain.payTo)).toBe(payTo + JOB_FEE);
+    expect(await payerBalance()).toBe(payer - JOB_FEE);
+  });
+
+  it('without a payer, a paid call is a PaymentRequiredError carrying the decoded challenge', async () => {
+    const error = await createClient({ baseUrl: service.baseUrl }).detectFile(png).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentRequiredError);
+    expect((error as PaymentRequiredError).challenge.accepts[0]).toMatchObject({ amount: '2000', asset: service.devChain.usdc, network: service.devChain.network });
+  });
+
+  it('convertFile turns a PNG into webp: job fee, polling, result purchase, download', async () => {
+    const before = await payerBalance();
+    const seen: string[] = [];
+    const converted = await paying().convertFile({ input: png, targetFormat: 'webp', onProgress: (status) => seen.push(status.status) });
+    expect(isWebp(converted.data)).toBe(true);
+    expect(converted).toMatchObject({ filename: 'dot.webp', mimeType: 'image/webp', sizeBytes: converted.data.length, jobId: expect.stringMatching(/^job_/) });
+    expect(converted.receipts.map((receipt) => receipt.transaction)).toEqual([expect.stringMatching(/^0x[0-9a-f]{64}$/), expect.stringMatching(/^0x[0-9a-f]{64}$/)]);
+    expect(seen.at(-1)).toBe('done');
+    expect(await payerBalance()).toBe(before - JOB_FEE - RESULT_PRICE);
+  });
+
+  it('ffmpeg is installed, so the server can convert audio (CI installs it; without it the audio tests below fail)', () => {
+    const ffmpeg = spawnSync('ffmpeg', ['-version'], { encoding: 'utf8' });
+    expect(ffmpeg.error, 'FFMPEG IS MISSING on this machine: install it (apt-get install ffmpeg) to test audio conversions').toBeUndefined();
+  });
+
+  it('convertFile turns a WAV into mp3 (ffmpeg on the server), as a stream', async () => {
+    const converted = await paying().convertFile({ input: { data: toneWav(), filename: 'tone.wav' }, targetFormat: 'mp3', as: 'stream' });
+    const bytes = new Uint8Array(await new Response(converted.stream).arrayBuffer());
+    expect(isMp3(bytes)).toBe(true);
+    expect(converted).toMatchObject({ mimeType: 'audio/mpeg', sizeBytes: bytes.length, filename: 'tone.mp3' });
+  });
+
+  it('convertFile again with the same idempotency key pays nothing more: the job fee once, the result once', async () => {
+    const client = paying();
+    const before = await payerBalance();
+    const first = await client.convertFile({ input: png, targetFormat: 'jpg', idempotencyKey: 'sdk-retry-key-0001' });
+    const again = await client.convertFile({ input: png, targetFormat: 'jpg', idempotencyKey: 'sdk-retry-key-0001' });
+    expect(again.jobId).toBe(first.jobId);
+    expect(first.receipts).toHaveLength(2);
+    expect(again.receipts).toEqual([]);
+    expect(again.data).toEqual(first.data);
+    expect(await payerBalance()).toBe(before - JOB_FEE - RESULT_PRICE);
+  });
+
+  it('when the answer to the paid start is lost, convertFile retries with its key and pays the job fee once', async () => {
+    const recorder = recordingFetch();
+    let lost = false;
+    const losingFirstPaidStart: typeof globalThis.fetch = async (input, init) => {
+      const response = await recorder.fetch(input, init);
+      const last = recorder.requests.at(-1)!;
+      if (!lost && last.signed && last.path === '/api/x402/v1/convert-file') {
+        lost = true;
+        throw new TypeError('fetch failed'); // the server charged and created the job; the client never hears of it
+      }
+      return response;
+    };
+    const before = await payerBalance();
+    const converted = await paying(losingFirstPaidStart).convertFile({ input: png, targetFormat: 'webp' });
+    expect(isWebp(converted.data)).toBe(true);
+    const starts = recorder.requests.filter((request) => request.path === '/api/x402/v1/convert-file');
+    expect(starts.map((request) => request.signed)).toEqual([false, true, false]);
+    expect(converted.receipts).toHaveLength(1);
+    expect(await payerBalance()).toBe(before - JOB_FEE - RESULT_PRICE);
+  });
+
+  it('a failed conversion raises JobFailedError and buys nothing', async () => {
+    const corrupt = Uint8Array.from([...tinyPng().subarray(0, 40), ...new Array(200).fill(7)]);
+    const before = await payerBalance();
+    const error = await paying()
+      .convertFile({ input: { data: corrupt, filename: 'broken.png' }, targetFormat: 'webp' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JobFailedError);
+    expect((error as JobFailedError).failureType).toBe('unsupported_or_corrupt_input');
+    expect(await payerBalance()).toBe(before - JOB_FEE);
+  });
+
+  it('an AbortSignal stops convertFile while it polls; the result is not bought', async () => {
+    const controller = new AbortController();
+    const recorder = recordingFetch();
+    const seen: string[] = [];
+    const before = await payerBalance();
+    const error = await paying(recorder.fetch)
+      .convertFile({
+        // Ten seconds of audio: ffmpeg is still at work when the first status arrives.
+        input: { data: toneWav(10), filename: 'long.wav' },
+        targetFormat: 'mp3',
+        signal: controller.signal,
+        onProgress: (status) => {
+          seen.push(status.status);
+          controller.abort(new Error('stopped by the test'));
+        },
+      })
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe('stopped by the test');
+    expect(seen).toHaveLength(1);
+    expect(['queued', 'processing']).toContain(seen[0]);
+    expect(recorder.requests.some((request) => request.path.endsWith('/result'))).toBe(false);
+    expect(await payerBalance()).toBe(before - JOB_FEE);
+  });
+
+  it('job helpers: an unknown job is a typed 404; a deleted job answers 410', async () => {
+    const client = paying();
+    const missing = await client.getJob(`job_${'x'.repeat(24)}`).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(ApiError);
+    expect(missing).toMatchObject({ status: 404, code: 'not_found' });
+    const started = await client.startConversion(png, 'gif');
+    expect(await client.deleteJob(started.job_id)).toMatchObject({ success: true });
+    expect(await client.getJob(started.job_id).catch((e: unknown) => e)).toMatchObject({ name: 'ApiError', status: 410, message: 'The job was deleted.' });
+  });
+});
