@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createClient, JobFailedError, PaymentRequiredError } from '../src/index.js';
+import { ApiError, createClient, JobFailedError, PaymentRequiredError, TimeoutError } from '../src/index.js';
 import { type LiveService, startLiveService } from '@fileshift/testing';
 import { anvilPayerAccount, devChainPayer, recordingFetch, tinyPng, toneWav, usdcBalanceOf } from './support/dev-chain.js';
 
@@ -128,6 +128,16 @@ describe('x402 API: detection and whole conversions on the dev chain (real settl
     expect(['queued', 'processing']).toContain(seen[0]);
     expect(recorder.requests.some((request) => request.path.endsWith('/result'))).toBe(false);
     expect(await payerBalance()).toBe(before - JOB_FEE);
+  });
+
+  it('waitForJob gives up with a TimeoutError when the next poll would pass its limit', async () => {
+    const client = paying();
+    const started = await client.startConversion({ data: toneWav(10), filename: 'long.wav' }, 'mp3');
+    const startedAt = Date.now();
+    const error = await client.waitForJob(started.job_id, { timeoutMs: 200 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toBe(`Job ${started.job_id} did not finish within 200 ms.`);
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
   });
 
   it('job helpers: an unknown job is a typed 404; a deleted job answers 410', async () => {
