@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const sdkDir = fileURLToPath(new URL('..', import.meta.url));
@@ -26,5 +27,12 @@ describe('the published package (built by the test target first)', () => {
     expect(cjs.stdout.trim()).toBe('function function');
     const esm = spawnSync(process.execPath, ['--input-type=module', '-e', 'const s = await import("@fileshift/sdk"); console.log(typeof s.createPayer)'], { cwd: sdkDir, encoding: 'utf8' });
     expect(esm.stdout.trim()).toBe('function');
+  });
+
+  it('main entry bundles for browsers with no Node built-in; the /node entry does not', async () => {
+    const bundleForBrowsers = (entry: string) => build({ entryPoints: [`${sdkDir}/${entry}`], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
+    const browser = await bundleForBrowsers('dist/esm/index.js');
+    expect(browser.errors).toEqual([]);
+    await expect(bundleForBrowsers('dist/esm/node/index.js')).rejects.toThrow(/node:fs/);
   });
 });
