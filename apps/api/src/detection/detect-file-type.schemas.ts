@@ -61,3 +61,24 @@ export const DetectFileTypeResponseSchema = apiSchema(
 
 export type DetectFileTypeRequest = z.infer<typeof DetectFileTypeRequestSchema>;
 export type DetectFileTypeResponse = z.infer<typeof DetectFileTypeResponseSchema>;
+
+export const KeyApiDetectJsonSchema = apiSchema(
+  'KeyApiDetectJson',
+  z.object({
+    Status: z.literal('OK'),
+    detected: z.boolean(),
+    format: z.string().nullable(),
+    description: z.string().nullable(),
+    mime_type: z.string().nullable(),
+    confidence: z.number(),
+    confidence_percent: z.number(),
+    canonical_extension: z.string().nullable(),
+    extension_matches: z.boolean(),
+    suggested_filename: z.string().nullable(),
+    convertible_to: z.array(z.string()),
+    message: z.string().describe('The same sentence the text/plain answer gives.'),
+  }),
+  'JSON answer of POST /api/v1/detect_file_type (Accept: application/json).',
+);
+
+export type KeyApiDetectJson = z.infer<typeof KeyApiDetectJsonSchema>;

@@ -1,3 +1,4 @@
+import type { KeyApiDetectJson } from './detect-file-type.schemas.js';
 import type { DetectionReport } from './detection-report.js';
 
 /** The key API's plain sentence naming the detected type. */
@@ -14,7 +15,7 @@ export function detectionSentence(report: DetectionReport): string {
 }
 
 /** The same facts as JSON, for callers whose Accept header prefers application/json. */
-export function detectionJson(report: DetectionReport): Record<string, unknown> {
+export function detectionJson(report: DetectionReport): KeyApiDetectJson {
   return {
     Status: 'OK',
     detected: report.detected,

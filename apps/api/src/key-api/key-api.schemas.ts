@@ -6,6 +6,8 @@ const extension = (what: string) =>
     .string()
     .regex(/^\.?[A-Za-z0-9]{1,20}$/, 'an extension such as png, letters and digits only')
     .transform((value) => value.replace(/^\./, '').toLowerCase())
+    // Piped into a string so the OpenAPI document (written from the output side) still says "string".
+    .pipe(z.string())
     .describe(`${what} extension, without a dot, e.g. png.`);
 
 export const KeyApiUploadRequestSchema = apiSchema(

@@ -3,7 +3,9 @@ import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiResponse } from '@n
 import type { FastifyReply } from 'fastify';
 import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
 import { KeyApiErrors } from '../http/api-docs.decorators.js';
+import { KeyApiDetectJsonSchema } from '../detection/detect-file-type.schemas.js';
 import { DetectionService } from '../detection/detection.service.js';
+import { schemaRef } from '../http/api-schema-registry.js';
 import { detectionJson, detectionSentence, prefersJson } from '../detection/key-api-detect-answer.js';
 import { KeyApiDetectBodyError, parseKeyApiDetectBody } from '../detection/key-api-detect-body.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
@@ -34,7 +36,7 @@ export class KeyDetectController {
     description: 'The detected type.',
     content: {
       'text/plain': { schema: { type: 'string' } },
-      'application/json': { schema: { type: 'object', properties: { Status: { type: 'string', enum: ['OK'] } }, additionalProperties: true } },
+      'application/json': { schema: schemaRef(KeyApiDetectJsonSchema) as never },
     },
   })
   @KeyApiErrors(400, 401, 413, 415, 429, 500)

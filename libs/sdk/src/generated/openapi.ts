@@ -402,6 +402,22 @@ export interface components {
             convertible_to: string[];
             convert_file_compatibility: components["schemas"]["ConvertFileCompatibility"];
         };
+        KeyApiDetectJson: {
+            /** @constant */
+            Status: "OK";
+            detected: boolean;
+            format: string | null;
+            description: string | null;
+            mime_type: string | null;
+            confidence: number;
+            confidence_percent: number;
+            canonical_extension: string | null;
+            extension_matches: boolean;
+            suggested_filename: string | null;
+            convertible_to: string[];
+            /** @description The same sentence the text/plain answer gives. */
+            message: string;
+        };
         HealthResponse: {
             /** @constant */
             status: "ok";
@@ -538,9 +554,9 @@ export interface components {
             /** @description The Filename returned by /api/v1/upload. */
             filename: string;
             /** @description Source extension, without a dot, e.g. png. */
-            ext_in: unknown;
+            ext_in: string;
             /** @description Target extension, without a dot, e.g. png. */
-            ext_out: unknown;
+            ext_out: string;
         };
         KeyApiConvertResponse: {
             /** @constant */
@@ -554,7 +570,7 @@ export interface components {
         };
         KeyApiListRequest: {
             /** @description Source extension, without a dot, e.g. png. */
-            ext_in: unknown;
+            ext_in: string;
         };
         KeyApiListResponse: {
             /** @constant */
@@ -1603,12 +1619,7 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
-                    "application/json": {
-                        /** @enum {string} */
-                        Status?: "OK";
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["KeyApiDetectJson"];
                 };
             };
             /** @description Bad request (e.g. malformed JSON). */
