@@ -61,6 +61,11 @@ export class DevChain {
     }
   }
 
+  /** anvil answers JSON-RPC over WebSocket on the same port. */
+  get webSocketUrl(): string {
+    return this.rpcUrl.replace(/^http/, 'ws');
+  }
+
   get facilitatorPrivateKey(): Hex {
     return ANVIL_TEST_KEYS[FACILITATOR_INDEX];
   }

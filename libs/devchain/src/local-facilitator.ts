@@ -3,25 +3,36 @@ import { x402Facilitator } from '@x402/core/facilitator';
 import type { PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from '@x402/core/types';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
-import { createWalletClient, http, publicActions } from 'viem';
+import { createWalletClient, publicActions, type WriteContractParameters } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { type DevChain, devChainDefinition } from './dev-chain.js';
+import { SettlementSender } from './settlement-sender.js';
+import { WebSocketRpc } from './websocket-rpc.js';
 
 /**
  * An in-process x402 facilitator for the dev chain: verifies EIP-3009 authorizations and settles
  * them on anvil with the facilitator account paying gas. Usable wherever a FacilitatorClient is.
+ *
+ * The official facilitator makes several sequential RPC calls per payment, so it talks to anvil
+ * over a WebSocket (a third of the latency of an HTTP request per call), and its transactions go
+ * out in one round trip each (see SettlementSender).
  */
 export class LocalFacilitatorClient implements FacilitatorClient {
   private readonly facilitator: x402Facilitator;
+  private readonly rpc: WebSocketRpc;
   private lastSettlement: Promise<unknown> = Promise.resolve();
 
   constructor(chain: DevChain) {
     const account = privateKeyToAccount(chain.facilitatorPrivateKey);
-    const client = createWalletClient({ account, chain: devChainDefinition(chain.rpcUrl), transport: http(chain.rpcUrl), pollingInterval: 20 }).extend(publicActions);
-    const signer = toFacilitatorEvmSigner({ ...(client as any), address: account.address }, { confirmationTimeoutMs: 30_000 });
-    // anvil mines each transaction as it arrives: the receipt usually exists at once, so ask before polling.
-    signer.waitForTransactionReceipt = async ({ hash }: { hash: `0x${string}` }) =>
-      (await client.getTransactionReceipt({ hash }).catch(() => null)) ?? client.waitForTransactionReceipt({ hash, timeout: 30_000 });
+    this.rpc = new WebSocketRpc(chain.webSocketUrl);
+    const client = createWalletClient({ account, chain: devChainDefinition(chain.rpcUrl), transport: this.rpc.transport() }).extend(publicActions);
+    const sender = new SettlementSender(client);
+    const signer = toFacilitatorEvmSigner({
+      ...(client as any),
+      address: account.address,
+      writeContract: (parameters: WriteContractParameters) => sender.writeContract(parameters),
+    });
+    signer.waitForTransactionReceipt = (parameters: { hash: `0x${string}` }) => sender.waitForTransactionReceipt(parameters);
     this.facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: chain.network });
   }
 
@@ -38,5 +49,10 @@ export class LocalFacilitatorClient implements FacilitatorClient {
 
   async getSupported(): Promise<SupportedResponse> {
     return this.facilitator.getSupported() as SupportedResponse;
+  }
+
+  /** Closes the WebSocket to the chain. */
+  dispose(): void {
+    this.rpc.close();
   }
 }

@@ -26,7 +26,10 @@ describe('dev chain with real settlement (anvil)', () => {
     chain = await DevChain.start();
     facilitator = new LocalFacilitatorClient(chain);
   });
-  afterAll(async () => chain?.stop());
+  afterAll(async () => {
+    facilitator?.dispose();
+    await chain?.stop();
+  });
 
   const requirements = (overrides: Partial<PaymentRequirements> = {}): PaymentRequirements => ({
     scheme: 'exact',
@@ -96,5 +99,22 @@ describe('dev chain with real settlement (anvil)', () => {
     expect(verified.isValid).toBe(false);
     // The facilitator reports it as a failed simulation of transferWithAuthorization.
     expect(verified.invalidReason).toMatch(/balance|simulation/i);
+  });
+
+  it('settles again after another process sent from the facilitator account (its kept nonce is stale)', async () => {
+    const { payload: first } = await pay(chain.payerPrivateKeys[4]!, requirements());
+    expect((await facilitator.settle(first, requirements())).success).toBe(true);
+
+    // Another facilitator on the same chain and account (a second API instance) settles in between.
+    const other = new LocalFacilitatorClient(chain);
+    const { payload: between } = await pay(chain.payerPrivateKeys[5]!, requirements());
+    expect((await other.settle(between, requirements())).success).toBe(true);
+    other.dispose();
+
+    const payToBefore = await chain.usdcBalanceOf(chain.payTo);
+    const { payload: next } = await pay(chain.payerPrivateKeys[4]!, requirements());
+    const settled = await facilitator.settle(next, requirements());
+    expect(settled).toMatchObject({ success: true });
+    expect(await chain.usdcBalanceOf(chain.payTo)).toBe(payToBefore + 2000n);
   });
 });

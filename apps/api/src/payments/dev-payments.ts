@@ -8,6 +8,7 @@ import type { DevChainInfo } from './payment-rails.js';
 export async function startDevPayments(rpcUrl?: string): Promise<{ info: DevChainInfo; facilitator: FacilitatorClient; stop: () => Promise<void> }> {
   const chain = await DevChain.start({ rpcUrl });
   const payerPrivateKey = chain.payerPrivateKeys[0]!;
+  const facilitator = new LocalFacilitatorClient(chain);
   return {
     info: {
       rpcUrl: chain.rpcUrl,
@@ -19,7 +20,10 @@ export async function startDevPayments(rpcUrl?: string): Promise<{ info: DevChai
       payerPrivateKey,
     },
     // The RPC probe makes a stopped chain a 503 (nothing charged) rather than a refused payment.
-    facilitator: new GuardedFacilitatorClient(new LocalFacilitatorClient(chain), () => chain.assertReachable()),
-    stop: () => chain.stop(),
+    facilitator: new GuardedFacilitatorClient(facilitator, () => chain.assertReachable()),
+    stop: async () => {
+      facilitator.dispose();
+      await chain.stop();
+    },
   };
 }
