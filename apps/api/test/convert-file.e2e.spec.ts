@@ -91,11 +91,23 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
     const beforeResult = await payTo();
     const bought = await pay(done.result_url as string);
     expect(bought.status).toBe(200);
-    const purchase = (await bought.json()) as { status: string; download_url: string; filename: string; mime_type: string; result_size_bytes: number; payment: { tx_hash: string; amount: { atomic_units: string } } };
+    const purchase = (await bought.json()) as {
+      status: string;
+      download_url: string;
+      filename: string;
+      mime_type: string;
+      result_size_bytes: number;
+      payment: { network: string; tx_hash: string; settled_at: string; amount: { atomic_units: string } };
+    };
     expect(purchase).toMatchObject({ status: 'paid', filename: 'picture.webp', mime_type: 'image/webp' });
     expect(purchase.payment.amount.atomic_units).toBe('20000');
     expect(purchase.payment.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await payTo()).toBe(beforeResult + 20000n);
+    // The receipt is the ledger's record of the settlement.
+    const [record] = await t.app
+      .get(DataSource)
+      .query(`SELECT network, amount_atomic, tx_hash, settled_at FROM payment_records WHERE job_id = $1 AND endpoint = 'purchaseConversionResult' AND status = 'settled'`, [accepted.job_id]);
+    expect(purchase.payment).toMatchObject({ network: record.network, tx_hash: record.tx_hash, settled_at: new Date(record.settled_at).toISOString(), amount: { atomic_units: record.amount_atomic } });
 
     const download = await fetch(purchase.download_url);
     expect(download.status).toBe(200);
@@ -110,7 +122,9 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
     // Bought once: later calls hand out the URL again without charging.
     const again = await fetch(done.result_url as string);
     expect(again.status).toBe(200);
-    expect(((await again.json()) as { download_url: string }).download_url).toBe(purchase.download_url);
+    const redelivered = (await again.json()) as typeof purchase;
+    expect(redelivered.download_url).toBe(purchase.download_url);
+    expect(redelivered.payment).toEqual(purchase.payment);
     expect(await payTo()).toBe(beforeResult + 20000n);
   });
 

@@ -1,3 +1,5 @@
+import type { PaymentReceipt } from './paid-work.js';
+
 /** What the gate records about a payment; the application stores it (e.g. in PostgreSQL). */
 export interface VerifiedPaymentRecord {
   endpoint: string;
@@ -25,7 +27,8 @@ export interface PaymentLedger {
   /** Whether a payment with this nonce was already presented on this network (answers replays with a clear reason). */
   wasPresented(network: string, nonce: string): Promise<boolean>;
   recordVerified(record: VerifiedPaymentRecord): Promise<string>;
-  recordSettled(id: string, settlement: SettledPayment): Promise<void>;
+  /** Marks the payment settled and answers the receipt as stored: the one the client is handed. */
+  recordSettled(id: string, settlement: SettledPayment): Promise<PaymentReceipt>;
   recordFailed(id: string, reason: string): Promise<void>;
 }
 

@@ -14,7 +14,7 @@ import { HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AcceptedPayment } from './accepted-payment.js';
 import { FastifyHttpAdapter } from './fastify-http.adapter.js';
-import type { PaidWork, PaymentReceipt } from './paid-work.js';
+import type { PaidWork } from './paid-work.js';
 import { type PaymentLedger, PaymentReplayError } from './payment-ledger.js';
 import { encodeHeader, readPaymentHeader, upgradeV1Payment } from './payment-header.js';
 import { payerOf, paymentNonce } from './payment-nonce.js';
@@ -94,10 +94,13 @@ export class X402PaymentGate {
     }
 
     const paymentHeader = encodeHeader(payload);
-    if (await this.options.ledger.wasPresented(payload.accepted.network, paymentNonce(payload))) {
-      throw await this.challenge(server, context(), REPLAY_REASON);
-    }
-    const verified = await this.unlessUnavailable(() => server.processHTTPRequest(context(paymentHeader)), 'verify');
+    // The ledger look-up runs beside verification, not before it: it only names a replay more clearly
+    // (the unique nonce in recordVerified is what stops one), so it need not add its round trip.
+    const [presentedBefore, verified] = await Promise.all([
+      this.options.ledger.wasPresented(payload.accepted.network, paymentNonce(payload)),
+      this.unlessUnavailable(() => server.processHTTPRequest(context(paymentHeader)), 'verify'),
+    ]);
+    if (presentedBefore) throw await this.challenge(server, context(), REPLAY_REASON);
     if (verified.type === 'payment-error') throw this.refusal(verified.response);
     if (verified.type !== 'payment-verified') throw new Error(`route ${route.name} is not protected`);
     const { paymentPayload, paymentRequirements, declaredExtensions } = verified;
@@ -129,17 +132,11 @@ export class X402PaymentGate {
       throw await this.challenge(server, context(), `settlement_failed: ${settlement.errorReason}${settlement.errorMessage ? ` (${settlement.errorMessage})` : ''}`);
     }
 
-    const receipt: PaymentReceipt = {
-      scheme: paymentRequirements.scheme,
-      network: paymentRequirements.network,
-      amountAtomic: paymentRequirements.amount,
-      asset: paymentRequirements.asset,
-      payTo: paymentRequirements.payTo,
-      payer: settlement.payer ?? payerOf(paymentPayload) ?? null,
+    const receipt = await this.options.ledger.recordSettled(recordId, {
       txHash: settlement.transaction,
+      payer: settlement.payer ?? payerOf(paymentPayload) ?? null,
       settledAt: new Date(),
-    };
-    await this.options.ledger.recordSettled(recordId, { txHash: receipt.txHash, payer: receipt.payer, settledAt: receipt.settledAt });
+    });
     for (const [name, value] of Object.entries(settlement.headers)) reply.header(name, value);
     return work.options.present ? work.options.present(result, receipt) : (result as unknown as R);
   }

@@ -16,7 +16,7 @@ import { JOB_ID_PATTERN } from './job-id.js';
 import { JobStatusSchema, type JobStatusBody } from './job-status.schemas.js';
 import { jobStatusView, retryAfterSeconds } from './job-status-view.js';
 import { JobRemovalService } from './job-removal.service.js';
-import { ResultPurchaseService } from './result-purchase.service.js';
+import { PURCHASE_RESULT_OPERATION, ResultPurchaseService } from './result-purchase.service.js';
 import { type PurchasedConversionResult, PurchasedConversionResultSchema } from './result.schemas.js';
 import { UploadReader } from './upload-reader.js';
 
@@ -95,9 +95,9 @@ export class ConvertFileController {
   }
 
   @Get(':job_id/result')
-  @Paid({ name: 'purchaseConversionResult', description: 'Buy the result of a finished conversion; returns a download URL valid for one hour.' })
+  @Paid({ name: PURCHASE_RESULT_OPERATION, description: 'Buy the result of a finished conversion; returns a download URL valid for one hour.' })
   @ApiOperation({
-    operationId: 'purchaseConversionResult',
+    operationId: PURCHASE_RESULT_OPERATION,
     summary: 'Buy a finished result (paid: dynamic price by uploaded size, 0.02 or 0.04 USDC).',
     description: '409 result_not_ready while queued or processing; 409 conversion_failed when the job failed (nothing is charged). Once bought, later calls return a download URL again without charging.',
   })

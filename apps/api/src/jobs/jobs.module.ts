@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConversionGraphModule } from '../conversion/conversion-graph.module.js';
 import { DetectionModule } from '../detection/detection.module.js';
+import { PaymentRailsModule } from '../payments/payment-rails.module.js';
 import { QueueModule } from '../queue/queue.module.js';
 import { ConversionJobsService } from './conversion-jobs.service.js';
 import { ConvertFileController } from './convert-file.controller.js';
@@ -11,7 +12,7 @@ import { UploadReader } from './upload-reader.js';
 
 /** The x402 conversion jobs API (HTTP role). */
 @Module({
-  imports: [JobRecordsModule, ConversionGraphModule, DetectionModule, QueueModule],
+  imports: [JobRecordsModule, ConversionGraphModule, DetectionModule, QueueModule, PaymentRailsModule],
   controllers: [ConvertFileController, DownloadController],
   providers: [ConversionJobsService, UploadReader, ResultPurchaseService],
   exports: [ConversionJobsService, UploadReader],

@@ -6,12 +6,15 @@ import type { PaymentReceipt } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
+import { PaymentLedgerRepository } from '../payments/payment-ledger.repository.js';
 import { price, resultTierFor } from '../payments/pricing.js';
 import type { ConversionJob } from './conversion-job.entity.js';
 import { ConversionJobsRepository } from './conversion-jobs.repository.js';
 import type { PurchasedConversionResult } from './result.schemas.js';
 
 export const DOWNLOAD_VALIDITY_MS = 3600 * 1000;
+/** The paid operation's name: the ledger records the result's payment under it. */
+export const PURCHASE_RESULT_OPERATION = 'purchaseConversionResult';
 
 /** Selling a finished result once, and handing out download URLs for it. */
 @Injectable()
@@ -19,6 +22,7 @@ export class ResultPurchaseService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: ConversionJobsRepository,
+    private readonly ledger: PaymentLedgerRepository,
   ) {}
 
   /** 409 unless the job is done; the price of its result otherwise. */
@@ -40,8 +44,12 @@ export class ResultPurchaseService {
     await this.jobs.update(job.id, { resultPurchase: null });
   }
 
-  /** Marks the result paid (after settlement) or renews an expired download URL, and describes it. */
-  async deliver(job: ConversionJob, baseUrl: string, receipt?: PaymentReceipt): Promise<PurchasedConversionResult> {
+  /**
+   * Marks the result paid (after settlement) or renews an expired download URL, and describes it with
+   * the payment's receipt: the one just settled, or for a later call the one in the ledger.
+   */
+  async deliver(job: ConversionJob, baseUrl: string, settled?: PaymentReceipt): Promise<PurchasedConversionResult> {
+    const receipt = settled ?? (await this.ledger.settledReceipt(PURCHASE_RESULT_OPERATION, job.id));
     let token = job.downloadToken;
     let expiresAt = job.downloadExpiresAt;
     if (!token || !expiresAt || expiresAt.getTime() <= Date.now()) {
