@@ -1,14 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Queue, QueueEvents } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { JobName, QueueName } from '../src/queue/job-contract.js';
 import { DevChain } from '@fileshift/devchain';
 import sharp from 'sharp';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { runPurgeExpired } from './support/test-queue.js';
 import { payingFetch } from './support/x402-payer.js';
 
 interface StatusBody {
@@ -199,6 +198,15 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
       [convert(pay, png, fieldsFor(png, 'a.png', 'mp3')), 422, 'validation_error'],
       [convert(pay, png, fieldsFor(png, 'a.png', 'webp'), { 'Idempotency-Key': 'short' }), 422, 'validation_error'],
       [pay(`${t.baseUrl}/api/x402/v1/convert-file`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 415, 'unsupported_media_type'],
+      [
+        pay(`${t.baseUrl}/api/x402/v1/convert-file`, {
+          method: 'POST',
+          headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+          body: '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\ntruncated, no closing boundary',
+        }),
+        400,
+        'bad_request',
+      ],
     ];
     for (const [request, status, code] of cases) {
       const response = await request;
@@ -243,16 +251,7 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
 
     await db.query(`UPDATE conversion_jobs SET expires_at = now() - interval '1 second' WHERE id = $1`, [jobId]);
     expect((await fetch(statusUrl)).status).toBe(410);
-    const queue = new Queue(QueueName.Maintenance, { connection: { url: t.config.redisUrl }, prefix: t.config.queuePrefix });
-    const events = new QueueEvents(QueueName.Maintenance, { connection: { url: t.config.redisUrl }, prefix: t.config.queuePrefix });
-    try {
-      await events.waitUntilReady();
-      const purge = await queue.add(JobName.PurgeExpired, { reason: 'manual' });
-      expect(await purge.waitUntilFinished(events, 20_000)).toEqual({ purged: 1, purgedUploads: 0 });
-    } finally {
-      await events.close();
-      await queue.close();
-    }
+    expect(await runPurgeExpired(t.config.redisUrl, t.config.queuePrefix)).toEqual({ purged: 1, purgedUploads: 0 });
     expect(existsSync(join(t.config.dataDir, 'files', 'jobs', jobId, 'input'))).toBe(false);
     const gone = await fetch(statusUrl);
     expect(gone.status).toBe(410);

@@ -1,8 +1,9 @@
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JobName, QueueName } from '../src/queue/job-contract.js';
+import { QueueName } from '../src/queue/job-contract.js';
 import { freePort, type ServiceProcess, spawnService, waitFor } from './support/service-process.js';
 import { createTestEnvironment } from './support/test-app.js';
+import { runPurgeExpired } from './support/test-queue.js';
 
 describe('ROLE=api and ROLE=worker as two processes sharing the queue', () => {
   let environment: Awaited<ReturnType<typeof createTestEnvironment>>;
@@ -26,22 +27,17 @@ describe('ROLE=api and ROLE=worker as two processes sharing the queue', () => {
   });
 
   it('the worker process consumes what is queued on the shared prefix; the api process runs no worker', async () => {
-    const connection = { url: environment.variables.REDIS_URL };
-    const queue = new Queue(QueueName.Maintenance, { connection, prefix: environment.variables.QUEUE_PREFIX });
-    const events = new QueueEvents(QueueName.Maintenance, { connection, prefix: environment.variables.QUEUE_PREFIX });
+    const result = await runPurgeExpired(environment.variables.REDIS_URL!, environment.variables.QUEUE_PREFIX!, 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}\nworker output:\n${worker.output()}`);
+    });
+    expect(result).toEqual({ purged: 0, purgedUploads: 0 });
+    const queue = new Queue(QueueName.Maintenance, { connection: { url: environment.variables.REDIS_URL }, prefix: environment.variables.QUEUE_PREFIX });
     try {
-      await events.waitUntilReady();
-      const job = await queue.add(JobName.PurgeExpired, { reason: 'manual' });
-      const result = await job.waitUntilFinished(events, 60_000).catch((error: Error) => {
-        throw new Error(`${error.message}\njob state: ${JSON.stringify(job)}\nworker output:\n${worker.output()}`);
-      });
-      expect(result).toEqual({ purged: 0, purgedUploads: 0 });
       expect(await queue.getWorkers()).toHaveLength(1);
-      expect(api.output()).not.toContain('worker started');
     } finally {
-      await events.close();
       await queue.close();
     }
+    expect(api.output()).not.toContain('worker started');
   });
 
   it('both processes shut down cleanly on SIGTERM', async () => {

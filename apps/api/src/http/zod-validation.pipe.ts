@@ -2,9 +2,15 @@ import { type PipeTransform } from '@nestjs/common';
 import type { z } from 'zod';
 import { ApiErrorCode, ApiErrorException } from './api-error.exception.js';
 
-/** Validates a request part against a zod schema; failures are 422 `validation_error` naming each field. */
+/**
+ * Validates a request part against a zod schema; failures are `validation_error` naming each field,
+ * 422 by default (the x402 API) or 400 where the API says so (the key API keeps 422 for failed conversions).
+ */
 export class ZodValidationPipe<T extends z.ZodType> implements PipeTransform<unknown, z.output<T>> {
-  constructor(private readonly schema: T) {}
+  constructor(
+    private readonly schema: T,
+    private readonly status: 400 | 422 = 422,
+  ) {}
 
   transform(value: unknown): z.output<T> {
     const result = this.schema.safeParse(value);
@@ -14,6 +20,6 @@ export class ZodValidationPipe<T extends z.ZodType> implements PipeTransform<unk
       message: issue.message,
     }));
     const summary = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
-    throw new ApiErrorException(422, ApiErrorCode.ValidationError, `Validation failed: ${summary}`, { fields });
+    throw new ApiErrorException(this.status, ApiErrorCode.ValidationError, `Validation failed: ${summary}`, { fields });
   }
 }

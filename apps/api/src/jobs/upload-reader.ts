@@ -43,10 +43,10 @@ export class UploadReader {
       if (error instanceof FileTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE') {
         throw new ApiErrorException(413, ApiErrorCode.PayloadTooLarge, `The file exceeds the maximum upload size of ${maxBytes} bytes.`);
       }
-      if (typeof code === 'string' && code.startsWith('FST_')) {
-        throw new ApiErrorException(400, ApiErrorCode.BadRequest, 'The multipart body is malformed or has too many parts.');
-      }
-      throw error;
+      // Our own I/O failing (disk full, permissions) is ours: a 500. Anything else came from parsing the client's
+      // body (Fastify's limits, or the multipart parser's plain errors such as "Unexpected end of multipart data").
+      if ((error as { syscall?: string }).syscall) throw error;
+      throw new ApiErrorException(400, ApiErrorCode.BadRequest, `The multipart body is malformed or has too many parts (${(error as Error).message}).`);
     }
     return upload;
   }

@@ -13,8 +13,9 @@ const DAY = 86_400;
 
 /**
  * The key API's door: the Api-Key header names a key (401 when unknown or revoked); without it the
- * no-key testing limits apply per client IP. Then the per-minute rate and the daily quota (429 with
- * Retry-After). Counting happens in Redis; if Redis cannot be asked, requests pass.
+ * no-key testing limits apply per client IP, and so they do to refused keys. Then the per-minute rate
+ * and the daily quota (429 with Retry-After). Counting happens in Redis; if Redis cannot be asked,
+ * requests pass.
  */
 @Injectable()
 export class KeyApiAccessGuard implements CanActivate {
@@ -29,14 +30,27 @@ export class KeyApiAccessGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
-    const caller = await this.identify(request.headers['api-key']);
-    await this.enforceLimits(caller, request.ip, http.getResponse<FastifyReply>());
+    const reply = http.getResponse<FastifyReply>();
+    let caller: KeyApiCaller;
+    try {
+      caller = await this.identify(request.headers['api-key']);
+    } catch (refusal) {
+      // A refused key counts against its client IP under the no-key limits: guessing keys is throttled
+      // like any other request without a valid key (429 once over them, else the 401).
+      await this.enforceLimits(this.anonymous(), request.ip, reply);
+      throw refusal;
+    }
+    await this.enforceLimits(caller, request.ip, reply);
     attachKeyApiCaller(request, caller);
     return true;
   }
 
+  private anonymous(): KeyApiCaller {
+    return { apiKeyId: null, limits: this.config.keyApi.anonymous };
+  }
+
   private async identify(header: string | string[] | undefined): Promise<KeyApiCaller> {
-    if (header === undefined) return { apiKeyId: null, limits: this.config.keyApi.anonymous };
+    if (header === undefined) return this.anonymous();
     if (Array.isArray(header)) throw unauthorized('Send one Api-Key header, not several.');
     if (header.trim() === '') throw unauthorized('The Api-Key header is empty; send a key, or leave the header out to use the no-key testing limits.');
     const key = looksLikeApiKeySecret(header.trim()) ? await this.keys.findBySecret(header.trim()) : null;

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiJsonBody, ApiJsonResponse, KeyApiErrors } from '../http/api-docs.decorators.js';
+import { ApiJsonBody, KeyApiError, KeyApiErrors, KeyApiJsonResponse } from '../http/api-docs.decorators.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
 import { Caller, type KeyApiCaller } from './key-api-caller.js';
@@ -22,13 +22,16 @@ export class KeyConvertController {
       'Runs on the shared queue and workers. The same filename and ext_out again returns the same result (or waits for the same ' +
       'running conversion after a 504). When the bytes show another format than ext_in, the conversion starts from what the bytes are ' +
       'if that format converts to ext_out, and fails with 400 otherwise. Errors: 404 unknown or expired filename, 400 unknown ' +
-      'extension or unsupported pair, 422 conversion failed, 504 not finished in time.',
+      'extension, invalid field or unsupported pair, 422 conversion failed, 504 not finished in time.',
   })
   @ApiJsonBody(KeyApiConvertRequestSchema)
-  @ApiJsonResponse(200, KeyApiConvertResponseSchema, 'Converted; download the URL (no key needed, valid 24 hours).')
-  @KeyApiErrors(400, 401, 404, 422, 429, 500, 504)
+  @KeyApiJsonResponse(200, KeyApiConvertResponseSchema, 'Converted; download the URL (no key needed, valid 24 hours).')
+  @KeyApiErrors(400, 401, 429, 500)
+  @KeyApiError(404, 'No uploaded file of this caller has that filename (unknown, another key\'s, or expired after 24 hours).')
+  @KeyApiError(422, 'The conversion failed; Message names the failure type (e.g. unsupported_or_corrupt_input) and the reason.')
+  @KeyApiError(504, 'The conversion did not finish within the wait; it goes on, and the same request again waits for the same job.')
   async convert(
-    @Body(new ZodValidationPipe(KeyApiConvertRequestSchema)) body: KeyApiConvertRequest,
+    @Body(new ZodValidationPipe(KeyApiConvertRequestSchema, 400)) body: KeyApiConvertRequest,
     @Caller() caller: KeyApiCaller,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<KeyApiConvertResponse> {

@@ -3,13 +3,13 @@ import { ApiOperation } from '@nestjs/swagger';
 import { type FileFormat, formatByExtension } from '@fileshift/formats';
 import { CONVERSION_GRAPH, type ConversionTargets } from '../conversion/conversion-graph.token.js';
 import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
-import { ApiJsonBody, ApiJsonResponse, KeyApiErrors } from '../http/api-docs.decorators.js';
+import { ApiJsonBody, KeyApiErrors, KeyApiJsonResponse } from '../http/api-docs.decorators.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
 import { KeyApiListByTypeResponseSchema, KeyApiListRequestSchema, KeyApiListResponseSchema, type KeyApiListByTypeResponse } from './key-api.schemas.js';
 import { outputExtensions, outputFormatsByType } from './output-formats.js';
 
-const listRequest = new ZodValidationPipe(KeyApiListRequestSchema);
+const listRequest = new ZodValidationPipe(KeyApiListRequestSchema, 400);
 
 @KeyApiAccess()
 @Controller('api/v1')
@@ -20,8 +20,8 @@ export class KeyOutputFormatsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'keyListExtOut', summary: 'The output extensions an input extension converts to on this service.' })
   @ApiJsonBody(KeyApiListRequestSchema)
-  @ApiJsonResponse(200, KeyApiListResponseSchema, 'Output extensions.')
-  @KeyApiErrors(400, 401, 422, 429, 500)
+  @KeyApiJsonResponse(200, KeyApiListResponseSchema, 'Output extensions.')
+  @KeyApiErrors(400, 401, 429, 500)
   list(@Body(listRequest) body: { ext_in: string }): { Status: 'OK'; extensions: string[] } {
     return { Status: 'OK', extensions: outputExtensions(knownFormat(body.ext_in), this.graph) };
   }
@@ -30,8 +30,8 @@ export class KeyOutputFormatsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'keyListExtOutByType', summary: 'The output extensions grouped by category: 1 recommended, 0 available.' })
   @ApiJsonBody(KeyApiListRequestSchema)
-  @ApiJsonResponse(200, KeyApiListByTypeResponseSchema, 'Output extensions by category.')
-  @KeyApiErrors(400, 401, 422, 429, 500)
+  @KeyApiJsonResponse(200, KeyApiListByTypeResponseSchema, 'Output extensions by category.')
+  @KeyApiErrors(400, 401, 429, 500)
   listByType(@Body(listRequest) body: { ext_in: string }): KeyApiListByTypeResponse {
     return { Status: 'OK', ...outputFormatsByType(knownFormat(body.ext_in), this.graph) };
   }

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
+import { JobName, QueueName } from '../../src/queue/job-contract.js';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -22,4 +24,18 @@ export function createTestQueuePrefix(): { prefix: string; drop(): Promise<void>
       }
     },
   };
+}
+
+/** Queues the real maintenance.purge-expired job on a prefix and waits for a worker's answer. */
+export async function runPurgeExpired(redisUrl: string, prefix: string, timeoutMs = 20_000): Promise<unknown> {
+  const queue = new Queue(QueueName.Maintenance, { connection: { url: redisUrl }, prefix });
+  const events = new QueueEvents(QueueName.Maintenance, { connection: { url: redisUrl }, prefix });
+  try {
+    await events.waitUntilReady();
+    const job = await queue.add(JobName.PurgeExpired, { reason: 'manual' });
+    return await job.waitUntilFinished(events, timeoutMs);
+  } finally {
+    await events.close();
+    await queue.close();
+  }
 }
