@@ -51,11 +51,24 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     for (const path of ['upload', 'convert', 'list_ext_out', 'list_ext_out_by_type', 'detect_file_type']) {
       const operation = document.paths[`/api/v1/${path}`].post;
       expect(operation.security, path).toEqual([{ ApiKey: [] }, {}]);
-      for (const status of ['401', '429']) {
-        expect(operation.responses[status].content['application/json'].schema, `${path} ${status}`).toEqual({ $ref: '#/components/schemas/KeyApiError' });
+      for (const [status, response] of Object.entries(operation.responses as Record<string, { content: Record<string, { schema: unknown }>; headers?: object }>)) {
+        if (status === '200') continue;
+        expect(response.content['application/json']!.schema, `${path} ${status}`).toEqual({ $ref: '#/components/schemas/KeyApiError' });
       }
+      expect(Object.keys(operation.responses), path).toEqual(expect.arrayContaining(['200', '400', '401', '429', '500']));
+      // A bad field is 400 in the key API; 422 means only a failed conversion.
+      if (path !== 'convert') expect(operation.responses['422'], path).toBeUndefined();
+      for (const status of ['200', '401', '429']) expect(operation.responses[status].headers, `${path} ${status}`).toHaveProperty('RateLimit-Remaining');
+      expect(operation.responses['429'].headers).toHaveProperty('Retry-After');
     }
+    const convert = document.paths['/api/v1/convert'].post.responses;
+    expect(convert['422'].description).toMatch(/conversion failed/);
+    expect(convert['504'].headers).toHaveProperty('Retry-After');
     expect(document.paths['/tmp/{file}'].get.responses['404']).toBeDefined();
+    expect(document.paths['/tmp/{file}'].get.security).toBeUndefined();
+    // Polling is paced by Retry-After on the accepted job and on its status.
+    expect(document.paths['/api/x402/v1/convert-file'].post.responses['202'].headers).toHaveProperty('Retry-After');
+    expect(document.paths['/api/x402/v1/convert-file/{job_id}/status'].get.responses['200'].headers).toHaveProperty('Retry-After');
     expect(document.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Api-Key' });
   });
 

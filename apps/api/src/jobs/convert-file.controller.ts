@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { publicBaseUrl } from '../discovery/public-base-url.js';
 import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
-import { ApiErrors, ApiJsonResponse } from '../http/api-docs.decorators.js';
+import { ApiErrors, ApiJsonResponse, POLL_HEADERS } from '../http/api-docs.decorators.js';
 import { schemaRef } from '../http/api-schema-registry.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import type { ConversionJob } from './conversion-job.entity.js';
@@ -47,7 +47,7 @@ export class ConvertFileController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: schemaRef(CreateConversionJobRequestSchema) as never, required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: '8..128 printable characters; prevents duplicate jobs and fees on retry.' })
-  @ApiJsonResponse(202, ConversionJobAcceptedSchema, 'Job accepted; poll status_url. Retry-After suggests when.')
+  @ApiJsonResponse(202, ConversionJobAcceptedSchema, 'Job accepted; poll status_url. Retry-After suggests when.', POLL_HEADERS)
   @ApiErrors(400, 409, 413, 415, 422, 429, 500, 503)
   async create(
     @Req() request: FastifyRequest,
@@ -84,7 +84,12 @@ export class ConvertFileController {
   @Get(':job_id/status')
   @ApiOperation({ operationId: 'getConversionJobStatus', summary: 'Job status (free; the job id is the access key).' })
   @ApiParam({ name: 'job_id', schema: { type: 'string', pattern: JOB_ID_PATTERN.source } })
-  @ApiResponse({ status: 200, description: 'Processing, done or failed.', content: { 'application/json': { schema: schemaRef(JobStatusSchema) as never } } })
+  @ApiResponse({
+    status: 200,
+    description: 'Processing, done or failed.',
+    content: { 'application/json': { schema: schemaRef(JobStatusSchema) as never } },
+    headers: POLL_HEADERS as never,
+  })
   @ApiErrors(400, 404, 410, 429, 500)
   async status(@Param('job_id') jobId: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<JobStatusBody> {
     const job = await this.liveJob(jobId);

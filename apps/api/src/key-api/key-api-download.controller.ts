@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { formatByExtension } from '@fileshift/formats';
 import type { FastifyReply } from 'fastify';
 import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
-import { KeyApiErrors } from '../http/api-docs.decorators.js';
+import { KeyApiError, KeyApiErrors } from '../http/api-docs.decorators.js';
 import { ConversionJobsRepository } from '../jobs/conversion-jobs.repository.js';
 import { sendResultFile } from '../jobs/send-result-file.js';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
@@ -21,10 +21,19 @@ export class KeyApiDownloadController {
   ) {}
 
   @Get(':file')
-  @ApiOperation({ operationId: 'keyDownload', summary: 'Download a converted file (a URL from /api/v1/convert; valid 24 hours).' })
+  @ApiOperation({
+    operationId: 'keyDownload',
+    summary: 'Download a converted file (a URL from /api/v1/convert; valid 24 hours).',
+    description: 'No Api-Key: the unguessable file name is the credential. Requests are not counted against any limit.',
+  })
   @ApiParam({ name: 'file', schema: { type: 'string', pattern: CONVERTED_FILE.source } })
-  @ApiResponse({ status: 200, description: 'The converted file.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
-  @KeyApiErrors(404, 500)
+  @ApiResponse({
+    status: 200,
+    description: 'The converted file, with its own Content-Type (e.g. image/webp) and Content-Disposition: attachment naming it.',
+    content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @KeyApiErrors(500)
+  @KeyApiError(404, 'No such file: unknown, malformed or expired (converted files are kept 24 hours).')
   async download(@Param('file') file: string, @Res() reply: FastifyReply): Promise<void> {
     const match = CONVERTED_FILE.exec(file);
     const job = match ? await this.jobs.findByDownloadToken(match[1]!) : null;

@@ -2,7 +2,7 @@ import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
-import { KeyApiErrors } from '../http/api-docs.decorators.js';
+import { KEY_API_RATE_LIMIT_HEADERS, KeyApiError, KeyApiErrors } from '../http/api-docs.decorators.js';
 import { KeyApiDetectJsonSchema } from '../detection/detect-file-type.schemas.js';
 import { DetectionService } from '../detection/detection.service.js';
 import { schemaRef } from '../http/api-schema-registry.js';
@@ -34,12 +34,14 @@ export class KeyDetectController {
   @ApiResponse({
     status: 200,
     description: 'The detected type.',
+    headers: KEY_API_RATE_LIMIT_HEADERS as never,
     content: {
       'text/plain': { schema: { type: 'string' } },
       'application/json': { schema: schemaRef(KeyApiDetectJsonSchema) as never },
     },
   })
-  @KeyApiErrors(400, 401, 413, 415, 429, 500)
+  @KeyApiErrors(400, 401, 415, 429, 500)
+  @KeyApiError(413, 'The body is larger than the five segments with at most 200 bytes of file content can be.')
   detect(@Body() body: unknown, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): unknown {
     if (!Buffer.isBuffer(body)) {
       throw new ApiErrorException(400, ApiErrorCode.BadRequest, 'Send the body as application/octet-stream.');

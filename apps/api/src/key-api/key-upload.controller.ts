@@ -2,7 +2,7 @@ import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
-import { ApiJsonResponse, KeyApiErrors } from '../http/api-docs.decorators.js';
+import { KeyApiErrors, KeyApiJsonResponse } from '../http/api-docs.decorators.js';
 import { schemaRef } from '../http/api-schema-registry.js';
 import { UploadReader } from '../jobs/upload-reader.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
@@ -27,7 +27,7 @@ export class KeyUploadController {
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: schemaRef(KeyApiUploadRequestSchema) as never, required: true })
-  @ApiJsonResponse(200, KeyApiUploadResponseSchema, 'Stored.')
+  @KeyApiJsonResponse(200, KeyApiUploadResponseSchema, 'Stored.')
   @KeyApiErrors(400, 401, 413, 415, 429, 500)
   async upload(@Req() request: FastifyRequest, @Caller() caller: KeyApiCaller): Promise<{ Status: 'OK'; Filename: string }> {
     const upload = await this.reader.read(request, { maxBytes: caller.limits.maxUploadBytes });
