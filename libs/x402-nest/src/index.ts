@@ -8,6 +8,7 @@ export { encodeHeader, readPaymentHeader, type ReadPayment, upgradeV1Payment } f
 export { payerOf, paymentNonce } from './payment-nonce.js';
 export { toCaip2Network, V1_NETWORK_TO_CAIP2 } from './v1-networks.js';
 export { X402PaymentGate, type PaidRoute, type X402GateOptions } from './x402-payment.gate.js';
+export { X402ChallengeFilter } from './x402-challenge.filter.js';
 export { X402Interceptor } from './x402.interceptor.js';
 export { X402Module, type X402ModuleAsyncOptions } from './x402.module.js';
 export { X402PaymentRequiredException, X402UnavailableException } from './x402.exceptions.js';

@@ -1,6 +1,7 @@
-import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseFilters, UseInterceptors } from '@nestjs/common';
 import type { PaidRoute } from './x402-payment.gate.js';
 import { PAID_ROUTE_METADATA } from './paid-route.metadata.js';
+import { X402ChallengeFilter } from './x402-challenge.filter.js';
 import { X402Interceptor } from './x402.interceptor.js';
 
 export { PAID_ROUTE_METADATA };
@@ -12,8 +13,9 @@ export interface PaidOptions extends PaidRoute {
 
 /**
  * Marks a route as paid with x402. Its handler validates the request as usual and returns
- * `chargeFor(price, work)`; the payment is asked for, verified and settled around that work.
+ * `chargeFor(price, work)`; the payment is asked for, verified and settled around that work, and a
+ * challenge is answered in the x402 shape.
  */
 export function Paid(options: PaidOptions): MethodDecorator {
-  return applyDecorators(SetMetadata(PAID_ROUTE_METADATA, options), UseInterceptors(X402Interceptor));
+  return applyDecorators(SetMetadata(PAID_ROUTE_METADATA, options), UseInterceptors(X402Interceptor), UseFilters(X402ChallengeFilter));
 }

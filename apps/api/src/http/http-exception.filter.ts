@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { X402PaymentRequiredException, X402UnavailableException } from '@fileshift/x402-nest';
+import { X402UnavailableException } from '@fileshift/x402-nest';
 import { ApiErrorException } from './api-error.exception.js';
 import { errorBodyFor } from './error-body.js';
 import { toPublicError } from './to-public-error.js';
@@ -15,12 +15,6 @@ export class HttpExceptionFilter implements ExceptionFilter {
 }
 
 export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  if (exception instanceof X402PaymentRequiredException) {
-    // 402 bodies are the payment challenge, not the error shape.
-    for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
-    void reply.status(402).type('application/json; charset=utf-8').send(exception.challenge);
-    return;
-  }
   if (exception instanceof X402UnavailableException) reply.header('Retry-After', String(exception.retryAfterSeconds));
   const error = toPublicError(exception);
   if (error.status >= 500) {
