@@ -1,6 +1,7 @@
 import type { Client } from 'openapi-fetch';
+import type { Clock } from './clock.js';
 import type { components, paths } from './generated/openapi.js';
-import { type PaymentReceipt, receiptOf } from './receipts.js';
+import { receiptOf, type SettlementReceipt } from './receipts.js';
 
 export type Schemas = components['schemas'];
 
@@ -13,9 +14,10 @@ export interface ClientContext {
   /** For download URLs: never pays. */
   download: typeof globalThis.fetch;
   conversionTimeoutMs: number;
+  clock: Clock;
 }
 
-export type WithReceipt<T> = T & { receipt?: PaymentReceipt };
+export type WithReceipt<T> = T & { receipt?: SettlementReceipt };
 
 /** A paid answer's data with the settlement receipt of its PAYMENT-RESPONSE header, when there is one. */
 export function withReceipt<T extends object>(data: T, response: Response): WithReceipt<T> {

@@ -1,5 +1,6 @@
 import createOpenApiClient, { type Client, type Middleware } from 'openapi-fetch';
 import { reportingNetworkErrors } from './api-errors.js';
+import { type Clock, systemClock } from './clock.js';
 import type { paths } from './generated/openapi.js';
 import { keyApi } from './key-api.js';
 import type { Payer } from './payer.js';
@@ -15,6 +16,8 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
   /** Longest wait for a conversion in convertFile; default 10 minutes. */
   conversionTimeoutMs?: number;
+  /** Where waits (polling, retries) and deadlines take their time from; the system clock by default. */
+  clock?: Clock;
 }
 
 const DEFAULT_CONVERSION_TIMEOUT_MS = 10 * 60_000;
@@ -23,10 +26,11 @@ const DEFAULT_CONVERSION_TIMEOUT_MS = 10 * 60_000;
 export function createClient(options: ClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const unpaid = reportingNetworkErrors(options.fetch ?? ((input, init) => globalThis.fetch(input, init)));
-  // Payment wraps fetch (not an openapi-fetch middleware): paying means sending the request again with a signature.
+  // Payment wraps fetch, not an openapi-fetch middleware: paying means sending the request again, body
+  // and all, with a signature, and a middleware can only change a request or its response, not send one.
   const api: Client<paths> = createOpenApiClient<paths>({ baseUrl, fetch: options.payer ? options.payer.wrap(unpaid) : unpaid });
   if (options.apiKey) api.use(apiKeyMiddleware(options.apiKey));
-  const context = { api, baseUrl, download: unpaid, conversionTimeoutMs: options.conversionTimeoutMs ?? DEFAULT_CONVERSION_TIMEOUT_MS };
+  const context = { api, baseUrl, download: unpaid, conversionTimeoutMs: options.conversionTimeoutMs ?? DEFAULT_CONVERSION_TIMEOUT_MS, clock: options.clock ?? systemClock };
   return {
     /** The typed openapi-fetch client for any endpoint (API key and payer applied). */
     api,

@@ -1,13 +1,19 @@
-/** A file as the SDK accepts it anywhere (browser or Node): a Blob/File, bytes, or a stream of bytes. */
-export type FileData = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array>;
+/** A file's bytes as the SDK accepts them anywhere (browser or Node): a Blob/File, bytes, or a stream (web or Node). */
+export type FileData = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
 /** A file with the facts detection uses; `File` carries its own name, other data needs `filename`. */
 export interface FileInput {
   data: FileData;
   filename?: string;
   createdAt?: Date;
+  /**
+   * The file's size in bytes. Worth giving with a stream: detection then reads only the first 200
+   * bytes and cancels the stream, instead of reading it to its end to count it. Must be the real size.
+   */
+  sizeBytes?: number;
 }
 
+/** A whole file, read into a Blob (an upload needs all of it, and a retry sends it again). */
 export interface PreparedFile {
   blob: Blob;
   filename: string;
@@ -15,37 +21,46 @@ export interface PreparedFile {
   sizeBytes: number;
 }
 
-export const HEADER_BYTES = 200;
-
 /** Sent when the creation time is unknown: a fixed value, so a retried request is the same request. */
 const UNKNOWN_CREATION_TIME = new Date(0);
 
-/** A Blob for any accepted data (a stream is read to its end: its size is needed). */
-export async function prepareFile(input: FileInput | File): Promise<PreparedFile> {
-  const { data, filename, createdAt } = isFile(input) ? { data: input, filename: input.name, createdAt: new Date(input.lastModified) } : input;
-  const blob = await toBlob(data);
+/** The input's data and facts, a File's own name and time filled in. */
+export function describeInput(input: FileInput | File): Required<Omit<FileInput, 'sizeBytes'>> & Pick<FileInput, 'sizeBytes'> {
+  const { data, filename, createdAt, sizeBytes } = isFile(input) ? { data: input, filename: input.name, createdAt: new Date(input.lastModified), sizeBytes: undefined } : input;
   const name = filename ?? (isFile(data) ? data.name : undefined);
   if (!name) throw new TypeError('A filename is needed for data that is not a File (the extension helps detection).');
+  return { data, filename: name, createdAt: createdAt ?? (isFile(data) ? new Date(data.lastModified) : UNKNOWN_CREATION_TIME), sizeBytes };
+}
+
+/** The whole file as a Blob (a stream is read to its end). */
+export async function prepareFile(input: FileInput | File): Promise<PreparedFile> {
+  const { data, filename, createdAt, sizeBytes } = describeInput(input);
+  const blob = await toBlob(data);
+  checkDeclaredSize(sizeBytes, blob.size);
   if (blob.size === 0) throw new TypeError('The file is empty.');
-  return { blob, filename: name, createdAt: createdAt ?? (isFile(data) ? new Date(data.lastModified) : UNKNOWN_CREATION_TIME), sizeBytes: blob.size };
+  return { blob, filename, createdAt, sizeBytes: blob.size };
 }
 
-export async function headOf(blob: Blob): Promise<Uint8Array> {
-  return new Uint8Array(await blob.slice(0, HEADER_BYTES).arrayBuffer());
+/** A declared size that is not the data's real size would be sent as a lie: refuse it. */
+export function checkDeclaredSize(declared: number | undefined, actual: number): void {
+  if (declared !== undefined && declared !== actual) throw new TypeError(`sizeBytes is ${declared} but the data has ${actual} bytes.`);
 }
 
-/** Base64 without Node's Buffer, for browsers too. */
-export function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
+export function isStream(data: FileData): data is ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> {
+  return !(data instanceof Blob) && !(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data);
+}
+
+export function bytesOf(data: ArrayBuffer | ArrayBufferView): Uint8Array<ArrayBuffer> {
+  return (data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength)) as Uint8Array<ArrayBuffer>;
 }
 
 async function toBlob(data: FileData): Promise<Blob> {
   if (data instanceof Blob) return data;
-  if (data instanceof ArrayBuffer) return new Blob([data]);
-  if (ArrayBuffer.isView(data)) return new Blob([new Uint8Array(data.buffer, data.byteOffset, data.byteLength) as Uint8Array<ArrayBuffer>]);
-  return new Response(data).blob();
+  if (!isStream(data)) return new Blob([bytesOf(data)]);
+  if ('getReader' in data) return new Response(data).blob();
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  for await (const chunk of data) chunks.push(chunk as Uint8Array<ArrayBuffer>);
+  return new Blob(chunks);
 }
 
 function isFile(value: unknown): value is File {

@@ -1,10 +1,25 @@
-export { ApiError, JobFailedError, NetworkError, type PaymentChallenge, PaymentRequiredError, RateLimitedError, SpendLimitError, TimeoutError } from './errors.js';
+export {
+  ApiError,
+  ConversionInterruptedError,
+  type ConversionRef,
+  type FailureType,
+  JobFailedError,
+  NetworkError,
+  type PaymentChallenge,
+  PaymentRequiredError,
+  RateLimitedError,
+  SpendLimitError,
+  TimeoutError,
+} from './errors.js';
 export { type ClientOptions, createClient, type FileshiftClient } from './client.js';
+export type { Clock } from './clock.js';
 export type { WithReceipt } from './client-context.js';
-export type { ConversionJobAccepted, ConvertedFile, ConvertFileOptions, DetectFileTypeResponse, JobStatus, JobStatusDone, PurchasedConversionResult, ResultForm } from './x402-api.js';
+export type { ConversionJobAccepted, DetectFileOptions, DetectFileTypeResponse, JobStatus, JobStatusDone, PurchasedConversionResult } from './x402-api.js';
+export type { ConvertedFile, ConvertFileOptions, ResultForm } from './convert-file.js';
+export type { JobStatusWithWait, WaitForJobOptions } from './job-polling.js';
 export type { DetectOptions, KeyApiDetection, OutputFormatsByType } from './key-api.js';
 export type { FileData, FileInput } from './file-input.js';
 export type { components, paths } from './generated/openapi.js';
 export { createPayer, type Payer, type PayerOptions, type SignedPayment, type SpentStore } from './payer.js';
-export type { PaymentReceipt } from './receipts.js';
+export type { PaymentReceipt, SettlementReceipt } from './receipts.js';
 export { checkSpend, describeAllowed, formatUsdc, parseUsdc, type PaymentRequest, type SpendDecision, type SpendLimit, type SpendLimits } from './spend-policy.js';

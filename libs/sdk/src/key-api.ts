@@ -1,7 +1,9 @@
 import { unwrap } from './api-errors.js';
 import type { ClientContext, Schemas } from './client-context.js';
-import { type FileInput, headOf, prepareFile } from './file-input.js';
+import { type FileInput, prepareFile } from './file-input.js';
+import { sampleFile } from './file-sample.js';
 import type { paths } from './generated/openapi.js';
+import { multipartForm } from './multipart.js';
 
 export type OutputFormatsByType = Omit<Schemas['KeyApiListByTypeResponse'], 'Status'>;
 /** The JSON form of the key API's detection (the document types only `Status`; the rest is the service's). */
@@ -15,49 +17,48 @@ export interface DetectOptions<As extends 'text' | 'json'> {
 }
 
 /** The key-authenticated API (/api/v1); the Api-Key header comes from the client's middleware. */
-export function keyApi({ api, baseUrl }: ClientContext) {
+export function keyApi({ api, baseUrl, clock }: ClientContext) {
   return {
     /** Stores a file; answers the server-side Filename to convert (valid 24 hours). */
     async upload(input: FileInput | File): Promise<string> {
       const file = await prepareFile(input);
-      const form = new FormData();
-      form.append('file', file.blob, file.filename);
-      return unwrap(await api.POST('/api/v1/upload', { body: form as never, bodySerializer: (body) => body })).Filename;
+      const result = await api.POST('/api/v1/upload', { body: { file: file.blob }, bodySerializer: (body) => multipartForm(body, file.filename) });
+      return unwrap(result, clock.now()).Filename;
     },
 
     /** Converts an uploaded file (the server waits for it) and answers absolute download URLs. */
     async convert(request: { filename: string; extIn: string; extOut: string }): Promise<{ extOut: string; urls: string[] }> {
-      const { file } = unwrap(await api.POST('/api/v1/convert', { body: { filename: request.filename, ext_in: request.extIn, ext_out: request.extOut } }));
+      const { file } = unwrap(await api.POST('/api/v1/convert', { body: { filename: request.filename, ext_in: request.extIn, ext_out: request.extOut } }), clock.now());
       return { extOut: file.ext_out, urls: file.urls.map((url) => new URL(url, `${baseUrl}/`).toString()) };
     },
 
     /** The output extensions for an input extension. */
     async listFormats(extIn: string): Promise<string[]> {
-      return unwrap(await api.POST('/api/v1/list_ext_out', { body: { ext_in: extIn } })).extensions;
+      return unwrap(await api.POST('/api/v1/list_ext_out', { body: { ext_in: extIn } }), clock.now()).extensions;
     },
 
     /** The output extensions grouped by category, a menu of popular ones, and the input's category. */
     async listFormatsByType(extIn: string): Promise<OutputFormatsByType> {
-      const { Status: _status, ...formats } = unwrap(await api.POST('/api/v1/list_ext_out_by_type', { body: { ext_in: extIn } }));
+      const { Status: _status, ...formats } = unwrap(await api.POST('/api/v1/list_ext_out_by_type', { body: { ext_in: extIn } }), clock.now());
       return formats;
     },
 
-    /** Detection from extension, size, MIME type, name and first 200 bytes: one sentence, or the facts as JSON. */
+    /** Detection from extension, size, MIME type, name and first 200 bytes (no more is read): one sentence, or the facts as JSON. */
     async detect<As extends 'text' | 'json' = 'text'>(input: FileInput | File, { mimeType, as }: DetectOptions<As> = {}): Promise<As extends 'json' ? KeyApiDetection : string> {
-      const file = await prepareFile(input);
+      const file = await sampleFile(input);
       const extension = /\.([^./\\]+)$/.exec(file.filename)?.[1]?.toLowerCase() ?? '';
       const text = (value: string) => new TextEncoder().encode(value);
-      const segments = [text(extension), text(file.sizeBytes.toString(16)), text(mimeType ?? file.blob.type), text(file.filename), await headOf(file.blob)];
+      const segments = [text(extension), text(file.sizeBytes.toString(16)), text(mimeType ?? file.mimeType), text(file.filename), file.header];
       // Five segments joined by the byte 0xFE.
       const body = new Blob(segments.flatMap((segment, index) => (index ? [new Uint8Array([0xfe]), segment] : [segment])) as Uint8Array<ArrayBuffer>[]);
       const json = as === 'json';
       const result = await api.POST('/api/v1/detect_file_type', {
-        body: body as never,
+        body,
         bodySerializer: (blob) => blob,
         headers: { 'content-type': 'application/octet-stream', accept: json ? 'application/json' : 'text/plain' },
         parseAs: json ? 'json' : 'text',
       });
-      return unwrap(result) as As extends 'json' ? KeyApiDetection : string;
+      return unwrap(result, clock.now()) as As extends 'json' ? KeyApiDetection : string;
     },
   };
 }

@@ -3,7 +3,7 @@ import type { PaymentRequirements } from '@x402/core/types';
 import { toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
-import { registerExactSvmScheme } from '@x402/svm/exact/client';
+import type { registerExactSvmScheme } from '@x402/svm/exact/client';
 import { SpendLimitError } from './errors.js';
 import { checkSpend, describeAllowed, formatUsdc, type PaymentRequest, type SpendLimits } from './spend-policy.js';
 
@@ -58,9 +58,14 @@ export function createPayer(options: PayerOptions): Payer {
   const store = options.spent ?? memoryStore();
   let reserved = 0n;
 
-  const clientFor = (approve: PayerOptions['approve'], refusal: { error?: SpendLimitError }) => {
+  const clientFor = async (approve: PayerOptions['approve'], refusal: { error?: SpendLimitError }) => {
     let client = registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(options.account) });
-    if (options.svmSigner) client = registerExactSvmScheme(client, { signer: options.svmSigner });
+    if (options.svmSigner) {
+      // Loaded only by a payer that signs Solana payments: the Solana client is large, and most payers
+      // (and every browser bundle of an EVM-only app) never need it.
+      const svm = await import('@x402/svm/exact/client');
+      client = svm.registerExactSvmScheme(client, { signer: options.svmSigner });
+    }
     // Our limits replace the official controls: offers that break them are filtered out (so an allowed
     // later offer is chosen), and when none is left the refusal says which limit the first one broke.
     client.setSpendControls(false);
@@ -109,7 +114,7 @@ export function createPayer(options: PayerOptions): Payer {
         // A client per call, so a refusal is reported to the call it belongs to.
         const refusal: { error?: SpendLimitError } = {};
         try {
-          return await wrapFetchWithPayment(fetch, clientFor(approve, refusal))(input, init);
+          return await wrapFetchWithPayment(fetch, await clientFor(approve, refusal))(input, init);
         } catch (error) {
           if (refusal.error) throw refusal.error;
           // Offers only on networks without a signer never reach the policy: the client rejects them first.

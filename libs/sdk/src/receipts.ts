@@ -1,7 +1,10 @@
 import { decodePaymentResponseHeader } from '@x402/core/http';
 
-/** A settled payment, from the PAYMENT-RESPONSE header of a paid answer. */
-export interface PaymentReceipt {
+/**
+ * A settlement, from the PAYMENT-RESPONSE header of a paid answer. Not the document's
+ * `PaymentReceipt` schema: that is the service's own record of a purchase (`payment` of a bought result).
+ */
+export interface SettlementReceipt {
   network: string;
   transaction: string;
   payer?: string;
@@ -9,7 +12,10 @@ export interface PaymentReceipt {
   amount?: string;
 }
 
-export function receiptOf(response: Response): PaymentReceipt | undefined {
+/** @deprecated Renamed SettlementReceipt: the document's `PaymentReceipt` schema is another thing (a bought result's `payment`). */
+export type PaymentReceipt = SettlementReceipt;
+
+export function receiptOf(response: Response): SettlementReceipt | undefined {
   const header = response.headers.get('PAYMENT-RESPONSE') ?? response.headers.get('X-PAYMENT-RESPONSE');
   if (!header) return undefined;
   const settled = decodePaymentResponseHeader(header);

@@ -1,5 +1,5 @@
+import type { Clock } from './clock.js';
 import { NetworkError, RateLimitedError } from './errors.js';
-import { sleep } from './wait.js';
 
 /** Attempts per call: one, and two more after a lost connection or a 429. */
 const ATTEMPTS = 3;
@@ -9,7 +9,7 @@ const ATTEMPTS = 3;
  * that are safe to repeat: a conversion start with its idempotency key, status reads, a result
  * purchase (free once bought) and its download.
  */
-export async function retrying<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function retrying<T>(call: () => Promise<T>, { sleep, signal }: { sleep: Clock['sleep']; signal?: AbortSignal }): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await call();

@@ -51,6 +51,19 @@ describe('the README examples and the demo run against the live service', () => 
     expect(isWebp(readFileSync(`${photo}.webp`))).toBe(true);
   });
 
+  it('examples/resume-a-conversion.ts resumes the job its refused result left, paying only the result', () => {
+    const output = runScript('libs/sdk/examples/resume-a-conversion.ts', [photo, 'gif'], {
+      FILESHIFT_URL: service.baseUrl,
+      PAYER_KEY: service.devChain.payerPrivateKey,
+      PAY_NETWORK: service.devChain.network,
+      PAY_ASSET: service.devChain.usdc,
+    });
+    const refusedJob = /Payment refused \(per_payment_cap\): 0\.02 USDC is over the per-payment cap of 0\.01 USDC\. Job (job_\S+) waits on the server\./.exec(output)?.[1];
+    expect(refusedJob, output).toBeDefined();
+    expect(output).toContain(`resumed job ${refusedJob}: 1 more payment`);
+    expect(readFileSync(`${photo}.gif`).subarray(0, 4).toString()).toBe('GIF8');
+  });
+
   it('examples/key-api.ts lists, uploads, converts and downloads with an API key', () => {
     const output = runScript('libs/sdk/examples/key-api.ts', [photo, 'jpg'], { FILESHIFT_URL: service.baseUrl, FILESHIFT_API_KEY: service.createApiKey('examples') });
     expect(output).toMatch(/png converts to: .*webp/);
@@ -58,7 +71,15 @@ describe('the README examples and the demo run against the live service', () => 
   });
 
   it('npm run demo prints each step with prices and transactions and saves the result', () => {
-    const output = runScript('libs/sdk/demo/demo.ts', [], { FILESHIFT_URL: service.baseUrl, DEMO_OUTPUT_DIR: join(dir, 'demo') });
+    // The root script, as a user runs it after `npm start`.
+    const run = spawnSync('npm', ['run', '--silent', 'demo'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, FILESHIFT_URL: service.baseUrl, DEMO_OUTPUT_DIR: join(dir, 'demo') },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const output = run.stdout;
     expect(output).toContain('detect sample.png (0.002 USDC)');
     expect(output).toContain('convert sample.png to webp (job fee 0.002 USDC, result 0.02–0.04 USDC by size)');
     expect(output.match(/tx 0x[0-9a-f]{64}/g)).toHaveLength(3);
@@ -72,7 +93,7 @@ describe('the README', () => {
   it('shows the example files exactly as they are', () => {
     const readme = readFileSync(join(root, 'libs/sdk/README.md'), 'utf8');
     const blocks = [...readme.matchAll(/<!-- example: (\S+) -->\n```ts\n([\s\S]*?)```/g)];
-    expect(blocks.map((block) => block[1])).toEqual(['examples/convert-a-file.ts', 'examples/key-api.ts']);
+    expect(blocks.map((block) => block[1])).toEqual(['examples/convert-a-file.ts', 'examples/resume-a-conversion.ts', 'examples/key-api.ts']);
     for (const [, file, code] of blocks) expect(code, file).toBe(readFileSync(join(root, 'libs/sdk', file!), 'utf8'));
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +15,22 @@ describe('the SDK is in step with the server', () => {
   it('has the OpenAPI document the server serves, and the types generated from it (else: npx nx run sdk:generate)', () => {
     // The same two commands as the `generate` target, into a temporary directory.
     execFileSync(process.execPath, [join(root, 'apps/api/dist/export-openapi.js'), join(dir, 'openapi.json')], { cwd: root, stdio: 'pipe' });
-    execFileSync(join(root, 'node_modules/.bin/openapi-typescript'), [join(dir, 'openapi.json'), '-o', join(dir, 'openapi.ts')], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, [sdk('scripts/generate-types.mjs'), join(dir, 'openapi.json'), join(dir, 'openapi.ts')], { cwd: root, stdio: 'pipe' });
     expect(readFileSync(join(dir, 'openapi.json'), 'utf8')).toBe(readFileSync(sdk('openapi/openapi.json'), 'utf8'));
     expect(readFileSync(join(dir, 'openapi.ts'), 'utf8')).toBe(readFileSync(sdk('src/generated/openapi.ts'), 'utf8'));
+  });
+
+  it('types format: binary as Blob, so multipart and octet-stream bodies are typed (not string)', () => {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'binary', version: '1' },
+      paths: {},
+      components: { schemas: { Upload: { type: 'object', properties: { file: { type: 'string', format: 'binary' }, name: { type: 'string' } }, required: ['file', 'name'] } } },
+    };
+    writeFileSync(join(dir, 'binary.json'), JSON.stringify(document));
+    execFileSync(process.execPath, [sdk('scripts/generate-types.mjs'), join(dir, 'binary.json'), join(dir, 'binary.ts')], { stdio: 'pipe' });
+    const types = readFileSync(join(dir, 'binary.ts'), 'utf8');
+    expect(types).toContain('file: Blob;');
+    expect(types).toContain('name: string;');
   });
 });

@@ -35,4 +35,13 @@ describe('the published package (built by the test target first)', () => {
     expect(browser.errors).toEqual([]);
     await expect(bundleForBrowsers('dist/esm/node/index.js')).rejects.toThrow(/node:fs/);
   });
+
+  it('main entry keeps the Solana client out of its first chunk: only a payer with an svmSigner loads it', async () => {
+    const bundled = await build({ entryPoints: [`${sdkDir}/dist/esm/index.js`], bundle: true, splitting: true, format: 'esm', platform: 'browser', outdir: 'out', write: false, metafile: true, logLevel: 'silent' });
+    const outputs = Object.values(bundled.metafile.outputs);
+    const isSolana = (path: string) => /@x402[\\/]svm|@solana[\\/]/.test(path);
+    const entry = outputs.find((output) => output.entryPoint)!;
+    expect(Object.keys(entry.inputs).filter(isSolana)).toEqual([]);
+    expect(outputs.some((output) => Object.keys(output.inputs).some(isSolana))).toBe(true);
+  });
 });

@@ -1,6 +1,8 @@
+import { generateKeyPairSigner } from '@solana/kit';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { createPayer, SpendLimitError } from '../src/index.js';
+import { countingSigner } from './support/dev-chain.js';
 
 const NETWORK = 'eip155:31337';
 const DEV_USDC = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -39,14 +41,16 @@ describe('createPayer', () => {
 
   it('refuses with a typed error, signing nothing, when no offer is allowed', async () => {
     const paid: Array<{ asset: string }> = [];
-    const wrapped = payer().wrap(challenging([offer(OTHER_TOKEN)], paid));
+    const signer = countingSigner(account);
+    const wrapped = payer({ account: signer.account }).wrap(challenging([offer(OTHER_TOKEN)], paid));
     const error = await wrapped('http://fileshift.test/x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SpendLimitError);
     expect(error).toMatchObject({ limit: 'network_or_asset', message: expect.stringContaining(`asset ${OTHER_TOKEN} on ${NETWORK} is not allowed`) });
     const capped = await payer().wrap(challenging([offer(DEV_USDC, '40000')], paid))('http://fileshift.test/x').catch((e: unknown) => e);
     expect(capped).toMatchObject({ name: 'SpendLimitError', limit: 'per_payment_cap' });
-    const budget = await payer({ budget: 1000n }).wrap(challenging([offer(DEV_USDC)], paid))('http://fileshift.test/x').catch((e: unknown) => e);
+    const budget = await payer({ account: signer.account, budget: 1000n }).wrap(challenging([offer(DEV_USDC)], paid))('http://fileshift.test/x').catch((e: unknown) => e);
     expect(budget).toMatchObject({ name: 'SpendLimitError', limit: 'budget' });
+    expect(signer.signatures()).toBe(0);
     expect(paid).toEqual([]);
   });
 
@@ -73,6 +77,15 @@ describe('createPayer', () => {
     const error = await payer().wrap(challenging([offer(SOLANA_USDC.asset, '2000', SOLANA_USDC.network)], paid))('http://fileshift.test/x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SpendLimitError);
     expect(error).toMatchObject({ limit: 'network_or_asset', message: expect.stringContaining('no offered network is one this payer signs for') });
+    expect(paid).toEqual([]);
+  });
+
+  it('with a Solana signer, loads the Solana scheme when it pays: a Solana offer reaches its limits', async () => {
+    const paid: Array<{ asset: string }> = [];
+    const solanaPayer = payer({ allow: [{ network: SOLANA_USDC.network, asset: OTHER_TOKEN }], svmSigner: await generateKeyPairSigner() });
+    const error = await solanaPayer.wrap(challenging([offer(SOLANA_USDC.asset, '2000', SOLANA_USDC.network)], paid))('http://fileshift.test/x').catch((e: unknown) => e);
+    // Without the scheme the offer would be rejected as a network with no signer; with it, the allow-list refuses the asset.
+    expect(error).toMatchObject({ limit: 'network_or_asset', message: expect.stringContaining(`asset ${SOLANA_USDC.asset} on ${SOLANA_USDC.network} is not allowed`) });
     expect(paid).toEqual([]);
   });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, RateLimitedError } from '../src/index.js';
+import { systemClock } from '../src/clock.js';
 import { retrying } from '../src/retry.js';
+import { recordingClock } from './support/recording-clock.js';
 
 /** A call that fails with `failures` in turn, then answers "ok"; it counts its attempts. */
 function failingWith(...failures: Error[]) {
@@ -16,32 +18,37 @@ function failingWith(...failures: Error[]) {
 }
 
 describe('retrying (the conversion helpers repeat only calls that are safe to repeat)', () => {
-  it('repeats a call that got no answer, or was rate limited after its Retry-After', async () => {
-    const flaky = failingWith(new NetworkError('fetch failed'), new RateLimitedError('slow down', 1));
-    const startedAt = Date.now();
-    expect(await retrying(flaky.call)).toBe('ok');
+  it('repeats a call that got no answer (after 1 s), or was rate limited (after its Retry-After)', async () => {
+    const { clock, waits } = recordingClock();
+    const flaky = failingWith(new NetworkError('fetch failed'), new RateLimitedError('slow down', 7));
+    expect(await retrying(flaky.call, { sleep: clock.sleep })).toBe('ok');
     expect(flaky.attempts()).toBe(3);
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(1_900); // 1 s after the lost answer, 1 s Retry-After
+    expect(waits).toEqual([1_000, 7_000]);
   });
 
-  it('gives up after three attempts with the last failure', async () => {
+  it('gives up after three attempts with the last failure, waiting longer after each lost answer', async () => {
+    const { clock, waits } = recordingClock();
     const down = failingWith(new NetworkError('one'), new NetworkError('two'), new NetworkError('three'));
-    await expect(retrying(down.call)).rejects.toThrow('three');
+    await expect(retrying(down.call, { sleep: clock.sleep })).rejects.toThrow('three');
     expect(down.attempts()).toBe(3);
+    expect(waits).toEqual([1_000, 2_000]);
   });
 
   it('does not repeat an answer that will not change', async () => {
+    const { clock, waits } = recordingClock();
     const refused = failingWith(new ApiError(422, 'validation_error', 'bad target_format'));
-    await expect(retrying(refused.call)).rejects.toMatchObject({ status: 422 });
+    await expect(retrying(refused.call, { sleep: clock.sleep })).rejects.toMatchObject({ status: 422 });
     expect(refused.attempts()).toBe(1);
+    expect(waits).toEqual([]);
   });
 
-  it('stops waiting when the signal aborts', async () => {
+  it('stops waiting when the signal aborts, and calls no more', async () => {
     const limited = failingWith(new RateLimitedError('slow down', 60));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('stopped by the test')), 50);
-    const startedAt = Date.now();
-    await expect(retrying(limited.call, controller.signal)).rejects.toThrow('stopped by the test');
-    expect(Date.now() - startedAt).toBeLessThan(1_000);
+    // A real 60 s wait that only the abort can end within the test's time limit.
+    const retried = retrying(limited.call, { sleep: systemClock.sleep, signal: controller.signal });
+    controller.abort(new Error('stopped by the test'));
+    await expect(retried).rejects.toThrow('stopped by the test');
+    expect(limited.attempts()).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, parseUsdc, type PayerOptions, SpendLimitError } from '../src/index.js';
 import { type LiveService, startLiveService } from '@fileshift/testing';
-import { anvilPayerAccount, devChainPayer, recordingFetch, tinyPng, usdcBalanceOf } from './support/dev-chain.js';
+import { anvilPayerAccount, countingSigner, devChainPayer, recordingFetch, tinyPng, usdcBalanceOf } from './support/dev-chain.js';
 
 /** Base mainnet USDC: allowed by a real-world payer, not what the dev chain asks for. */
 const BASE_USDC = { network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' };
@@ -19,43 +19,56 @@ describe('the payer refuses what its limits forbid: nothing signed, nothing move
   });
   afterAll(async () => service?.stop());
 
-  /** A client whose requests are recorded, paying with `limits`. */
+  /** A client whose requests and signatures are recorded, paying with `limits`. */
   const clientWith = (limits: Partial<PayerOptions>) => {
     const recorder = recordingFetch();
-    const payer = devChainPayer(service.devChain, account, limits);
-    return { client: createClient({ baseUrl: service.baseUrl, payer, fetch: recorder.fetch }), payer, signed: () => recorder.requests.filter((request) => request.signed) };
+    const signer = countingSigner(account);
+    const payer = devChainPayer(service.devChain, signer.account, limits);
+    return {
+      client: createClient({ baseUrl: service.baseUrl, payer, fetch: recorder.fetch }),
+      payer,
+      signed: () => recorder.requests.filter((request) => request.signed),
+      signatures: signer.signatures,
+    };
   };
 
-  it('a per-payment cap below the result price: the job fee is paid, the result is refused unsigned', async () => {
-    const { client, payer, signed } = clientWith({ maxPerPayment: parseUsdc('0.01') });
+  it('a per-payment cap below the result price: the job fee is paid, the result is refused unsigned; the error names the job left behind', async () => {
+    const { client, payer, signed, signatures } = clientWith({ maxPerPayment: parseUsdc('0.01') });
     const before = await payerBalance();
-    const error = await client.convertFile({ input: png, targetFormat: 'gif' }).catch((e: unknown) => e);
+    const error = await client.convertFile({ input: png, targetFormat: 'gif', idempotencyKey: 'sdk-refused-0001' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SpendLimitError);
-    expect(error).toMatchObject({ limit: 'per_payment_cap', payment: { amount: 20_000n, network: service.devChain.network } });
+    expect(error).toMatchObject({ limit: 'per_payment_cap', payment: { amount: 20_000n, network: service.devChain.network }, jobId: expect.stringMatching(/^job_/), idempotencyKey: 'sdk-refused-0001' });
     expect((error as Error).message).toBe('Payment refused (per_payment_cap): 0.02 USDC is over the per-payment cap of 0.01 USDC.');
+    expect(signatures()).toBe(1); // the job fee, and nothing for the result
     expect(signed().map((request) => request.path)).toEqual(['/api/x402/v1/convert-file']);
     expect(payer.spent()).toBe(2_000n);
     expect(await payerBalance()).toBe(before - 2_000n);
+    // The finished job stays on the server until bought, deleted or expired.
+    const jobId = (error as SpendLimitError).jobId!;
+    expect(await client.getJob(jobId)).toMatchObject({ status: 'done' });
+    expect(await client.deleteJob(jobId)).toMatchObject({ success: true });
   });
 
   it('an asset that is not allowed (the dev-chain token must be listed explicitly) is refused before anything is signed', async () => {
-    const { client, payer, signed } = clientWith({ allow: [BASE_USDC] });
+    const { client, payer, signed, signatures } = clientWith({ allow: [BASE_USDC] });
     const before = await payerBalance();
     const error = await client.detectFile(png).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SpendLimitError);
     expect(error).toMatchObject({ limit: 'network_or_asset', message: expect.stringContaining(`asset ${service.devChain.usdc} on ${service.devChain.network} is not allowed`) });
+    expect(signatures()).toBe(0);
     expect(signed()).toEqual([]);
     expect(payer.spent()).toBe(0n);
     expect(await payerBalance()).toBe(before);
   });
 
   it('a cumulative budget: payments run until the next one would pass it, concurrent calls included', async () => {
-    const { client, payer, signed } = clientWith({ budget: parseUsdc('0.005') });
+    const { client, payer, signed, signatures } = clientWith({ budget: parseUsdc('0.005') });
     const before = await payerBalance();
     const outcomes = await Promise.allSettled([client.detectFile(png), client.detectFile(png), client.detectFile(png)]);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(2);
     const refused = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected')!.reason;
     expect(refused).toMatchObject({ limit: 'budget', message: 'Payment refused (budget): 0.002 USDC is over the budget left: 0.001 of 0.005 USDC.' });
+    expect(signatures()).toBe(2);
     expect(signed()).toHaveLength(2);
     expect(payer.spent()).toBe(4_000n);
     expect(await payerBalance()).toBe(before - 4_000n);
@@ -63,19 +76,21 @@ describe('the payer refuses what its limits forbid: nothing signed, nothing move
 
   it('the approval hook sees each payment and can decline it', async () => {
     const asked: Array<{ amount: bigint; resource?: string }> = [];
-    const { client, signed } = clientWith({ approve: ({ amount, resource }) => (asked.push({ amount, resource }), false) });
+    const { client, signed, signatures } = clientWith({ approve: ({ amount, resource }) => (asked.push({ amount, resource }), false) });
     const before = await payerBalance();
     const error = await client.detectFile(png).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'SpendLimitError', limit: 'approval', message: 'Payment refused (approval): 0.002 USDC was not approved.' });
     expect(asked).toEqual([{ amount: 2_000n, resource: `${service.baseUrl}/api/x402/v1/detect-file-type` }]);
+    expect(signatures()).toBe(0);
     expect(signed()).toEqual([]);
     expect(await payerBalance()).toBe(before);
   });
 
   it('an approved payment is paid', async () => {
-    const { client, payer } = clientWith({ approve: async ({ amount }) => amount <= parseUsdc('0.002') });
+    const { client, payer, signatures } = clientWith({ approve: async ({ amount }) => amount <= parseUsdc('0.002') });
     const before = await payerBalance();
     expect((await client.detectFile(png)).receipt?.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(signatures()).toBe(1);
     expect(payer.spent()).toBe(2_000n);
     expect(await payerBalance()).toBe(before - 2_000n);
   });

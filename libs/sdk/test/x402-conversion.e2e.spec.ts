@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createClient, JobFailedError, PaymentRequiredError, TimeoutError } from '../src/index.js';
+import { ApiError, ConversionInterruptedError, createClient, JobFailedError, PaymentRequiredError } from '../src/index.js';
 import { type LiveService, startLiveService } from '@fileshift/testing';
 import { anvilPayerAccount, devChainPayer, recordingFetch, tinyPng, toneWav, usdcBalanceOf } from './support/dev-chain.js';
 
@@ -46,6 +46,9 @@ describe('x402 API: detection and whole conversions on the dev chain (real settl
     expect(isWebp(converted.data)).toBe(true);
     expect(converted).toMatchObject({ filename: 'dot.webp', mimeType: 'image/webp', sizeBytes: converted.data.length, jobId: expect.stringMatching(/^job_/) });
     expect(converted.receipts.map((receipt) => receipt.transaction)).toEqual([expect.stringMatching(/^0x[0-9a-f]{64}$/), expect.stringMatching(/^0x[0-9a-f]{64}$/)]);
+    expect(converted.idempotencyKey).toMatch(/^fsdk-/);
+    // The service's own record of the result purchase, beside the settlement receipts.
+    expect(converted.resultPayment).toMatchObject({ protocol: 'x402', network: service.devChain.network, amount: { atomic_units: RESULT_PRICE.toString() }, tx_hash: converted.receipts[1]!.transaction });
     expect(seen.at(-1)).toBe('done');
     expect(await payerBalance()).toBe(before - JOB_FEE - RESULT_PRICE);
   });
@@ -70,6 +73,7 @@ describe('x402 API: detection and whole conversions on the dev chain (real settl
     expect(again.jobId).toBe(first.jobId);
     expect(first.receipts).toHaveLength(2);
     expect(again.receipts).toEqual([]);
+    expect(again.resultPayment).toEqual(first.resultPayment);
     expect(again.data).toEqual(first.data);
     expect(await payerBalance()).toBe(before - JOB_FEE - RESULT_PRICE);
   });
@@ -102,42 +106,49 @@ describe('x402 API: detection and whole conversions on the dev chain (real settl
       .convertFile({ input: { data: corrupt, filename: 'broken.png' }, targetFormat: 'webp' })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JobFailedError);
-    expect((error as JobFailedError).failureType).toBe('unsupported_or_corrupt_input');
+    expect(error).toMatchObject({
+      failureType: 'unsupported_or_corrupt_input',
+      chargedAmount: { amount: '0.000000', atomic_units: '0', decimals: 6 },
+      jobId: expect.stringMatching(/^job_/),
+      idempotencyKey: expect.stringMatching(/^fsdk-/),
+    });
     expect(await payerBalance()).toBe(before - JOB_FEE);
   });
 
-  it('an AbortSignal stops convertFile while it polls; the result is not bought', async () => {
+  it('an AbortSignal stops convertFile while it polls: no request after the abort, nothing bought, and the job can be resumed with its key', async () => {
     const controller = new AbortController();
     const recorder = recordingFetch();
+    const client = paying(recorder.fetch);
     const seen: string[] = [];
+    let requestsAtAbort = 0;
     const before = await payerBalance();
-    const error = await paying(recorder.fetch)
+    const longWav = { data: toneWav(10), filename: 'long.wav' };
+    const error = await client
       .convertFile({
         // Ten seconds of audio: ffmpeg is still at work when the first status arrives.
-        input: { data: toneWav(10), filename: 'long.wav' },
+        input: longWav,
         targetFormat: 'mp3',
         signal: controller.signal,
         onProgress: (status) => {
           seen.push(status.status);
+          requestsAtAbort = recorder.requests.length;
           controller.abort(new Error('stopped by the test'));
         },
       })
       .catch((e: unknown) => e);
-    expect((error as Error).message).toBe('stopped by the test');
+    expect(error).toBeInstanceOf(ConversionInterruptedError);
+    expect(error).toMatchObject({ name: 'AbortError', aborted: true, message: 'stopped by the test', jobId: expect.stringMatching(/^job_/), idempotencyKey: expect.stringMatching(/^fsdk-/) });
     expect(seen).toHaveLength(1);
     expect(['queued', 'processing']).toContain(seen[0]);
-    expect(recorder.requests.some((request) => request.path.endsWith('/result'))).toBe(false);
+    expect(recorder.requests.slice(requestsAtAbort)).toEqual([]);
     expect(await payerBalance()).toBe(before - JOB_FEE);
-  });
 
-  it('waitForJob gives up with a TimeoutError when the next poll would pass its limit', async () => {
-    const client = paying();
-    const started = await client.startConversion({ data: toneWav(10), filename: 'long.wav' }, 'mp3');
-    const startedAt = Date.now();
-    const error = await client.waitForJob(started.job_id, { timeoutMs: 200 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as Error).message).toBe(`Job ${started.job_id} did not finish within 200 ms.`);
-    expect(Date.now() - startedAt).toBeLessThan(1_000);
+    // What the abort left on the server: the paid job, still converting. The same key resumes it without a second job fee.
+    const { jobId, idempotencyKey } = error as ConversionInterruptedError;
+    const resumed = await client.convertFile({ input: longWav, targetFormat: 'mp3', idempotencyKey });
+    expect(resumed.jobId).toBe(jobId);
+    expect(isMp3(resumed.data)).toBe(true);
+    expect(await payerBalance()).toBe(before - JOB_FEE - RESULT_PRICE);
   });
 
   it('job helpers: an unknown job is a typed 404; a deleted job answers 410', async () => {

@@ -12,7 +12,7 @@ export const CreateConversionJobFieldsSchema = z.object({
 export const CreateConversionJobRequestSchema = apiSchema(
   'CreateConversionJobRequest',
   z.object({
-    file: z.string().describe('The file, sent as application/octet-stream (binary part).'),
+    file: z.string().meta({ format: 'binary', description: 'The file, sent as application/octet-stream (binary part).' }),
     target_format: z.string().min(1).max(20).describe('Output format without a dot, e.g. webp, mp3.'),
     filename: z.string().max(255).describe('Original file name: a hint for detection.'),
     created_at: z.string().describe('File creation time, RFC 3339: a detection hint.'),

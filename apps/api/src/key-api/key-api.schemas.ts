@@ -12,7 +12,7 @@ const extension = (what: string) =>
 
 export const KeyApiUploadRequestSchema = apiSchema(
   'KeyApiUploadRequest',
-  z.object({ file: z.string().describe('The file (binary part).') }),
+  z.object({ file: z.string().meta({ format: 'binary', description: 'The file (binary part).' }) }),
   'multipart/form-data parts of POST /api/v1/upload.',
 );
 

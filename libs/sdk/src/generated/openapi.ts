@@ -265,7 +265,7 @@ export interface paths {
         put?: never;
         /**
          * Convert an uploaded file and wait for it (up to KEY_API_CONVERT_WAIT_SECONDS, 120 s by default).
-         * @description Runs on the shared queue and workers. The same filename and ext_out again returns the same result (or waits for the same running conversion after a 504). When the bytes show another format than ext_in, the conversion starts from what the bytes are if that format converts to ext_out, and fails with 400 otherwise. Errors: 404 unknown or expired filename, 400 unknown extension or unsupported pair, 422 conversion failed, 504 not finished in time.
+         * @description Runs on the shared queue and workers. The same filename and ext_out again returns the same result (or waits for the same running conversion after a 504). When the bytes show another format than ext_in, the conversion starts from what the bytes are if that format converts to ext_out, and fails with 400 otherwise. Errors: 404 unknown or expired filename, 400 unknown extension, invalid field or unsupported pair, 422 conversion failed, 504 not finished in time.
          */
         post: operations["keyConvert"];
         delete?: never;
@@ -335,7 +335,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a converted file (a URL from /api/v1/convert; valid 24 hours). */
+        /**
+         * Download a converted file (a URL from /api/v1/convert; valid 24 hours).
+         * @description No Api-Key: the unguessable file name is the credential. Requests are not counted against any limit.
+         */
         get: operations["keyDownload"];
         put?: never;
         post?: never;
@@ -436,8 +439,11 @@ export interface components {
             };
         };
         CreateConversionJobRequest: {
-            /** @description The file, sent as application/octet-stream (binary part). */
-            file: string;
+            /**
+             * Format: binary
+             * @description The file, sent as application/octet-stream (binary part).
+             */
+            file: Blob;
             /** @description Output format without a dot, e.g. webp, mp3. */
             target_format: string;
             /** @description Original file name: a hint for detection. */
@@ -541,8 +547,11 @@ export interface components {
             payment?: components["schemas"]["PaymentReceipt"];
         };
         KeyApiUploadRequest: {
-            /** @description The file (binary part). */
-            file: string;
+            /**
+             * Format: binary
+             * @description The file (binary part).
+             */
+            file: Blob;
         };
         KeyApiUploadResponse: {
             /** @constant */
@@ -897,6 +906,8 @@ export interface operations {
             /** @description Job accepted; poll status_url. Retry-After suggests when. */
             202: {
                 headers: {
+                    /** @description Seconds to wait before polling the status again (while queued or processing). */
+                    "Retry-After"?: number;
                     /** @description Settlement receipt, base64-encoded JSON (transaction, network, payer). */
                     "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
@@ -1008,6 +1019,8 @@ export interface operations {
             /** @description Processing, done or failed. */
             200: {
                 headers: {
+                    /** @description Seconds to wait before polling the status again (while queued or processing). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1256,7 +1269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Not found. */
@@ -1304,13 +1317,19 @@ export interface operations {
             /** @description Stored. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["KeyApiUploadResponse"];
                 };
             };
-            /** @description Bad request (e.g. malformed JSON). */
+            /** @description Bad request: malformed JSON, a missing or invalid field, an unknown extension, or an unsupported pair. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1319,16 +1338,22 @@ export interface operations {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Missing or invalid credentials. */
+            /** @description The Api-Key header names no key, an empty or a revoked key (leave the header out to use the no-key limits). */
             401: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Payload too large. */
+            /** @description The upload is larger than the caller's limit (the key's, or 5 MB without a key). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1346,9 +1371,15 @@ export interface operations {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Too many requests; retry after the Retry-After header (seconds). */
+            /** @description Over the per-minute rate or the daily quota (of the key, or of the client IP without a key); retry after Retry-After. */
             429: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1384,13 +1415,19 @@ export interface operations {
             /** @description Converted; download the URL (no key needed, valid 24 hours). */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["KeyApiConvertResponse"];
                 };
             };
-            /** @description Bad request (e.g. malformed JSON). */
+            /** @description Bad request: malformed JSON, a missing or invalid field, an unknown extension, or an unsupported pair. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1399,16 +1436,22 @@ export interface operations {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Missing or invalid credentials. */
+            /** @description The Api-Key header names no key, an empty or a revoked key (leave the header out to use the no-key limits). */
             401: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Not found. */
+            /** @description No uploaded file of this caller has that filename (unknown, another key's, or expired after 24 hours). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1417,7 +1460,7 @@ export interface operations {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Validation failed; error.details.fields lists each failing field. */
+            /** @description The conversion failed; Message names the failure type (e.g. unsupported_or_corrupt_input) and the reason. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1426,9 +1469,15 @@ export interface operations {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Too many requests; retry after the Retry-After header (seconds). */
+            /** @description Over the per-minute rate or the daily quota (of the key, or of the client IP without a key); retry after Retry-After. */
             429: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1446,9 +1495,11 @@ export interface operations {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Error. */
+            /** @description The conversion did not finish within the wait; it goes on, and the same request again waits for the same job. */
             504: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1473,13 +1524,19 @@ export interface operations {
             /** @description Output extensions. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["KeyApiListResponse"];
                 };
             };
-            /** @description Bad request (e.g. malformed JSON). */
+            /** @description Bad request: malformed JSON, a missing or invalid field, an unknown extension, or an unsupported pair. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1488,27 +1545,30 @@ export interface operations {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Missing or invalid credentials. */
+            /** @description The Api-Key header names no key, an empty or a revoked key (leave the header out to use the no-key limits). */
             401: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Validation failed; error.details.fields lists each failing field. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["KeyApiError"];
-                };
-            };
-            /** @description Too many requests; retry after the Retry-After header (seconds). */
+            /** @description Over the per-minute rate or the daily quota (of the key, or of the client IP without a key); retry after Retry-After. */
             429: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1544,13 +1604,19 @@ export interface operations {
             /** @description Output extensions by category. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["KeyApiListByTypeResponse"];
                 };
             };
-            /** @description Bad request (e.g. malformed JSON). */
+            /** @description Bad request: malformed JSON, a missing or invalid field, an unknown extension, or an unsupported pair. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1559,27 +1625,30 @@ export interface operations {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Missing or invalid credentials. */
+            /** @description The Api-Key header names no key, an empty or a revoked key (leave the header out to use the no-key limits). */
             401: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Validation failed; error.details.fields lists each failing field. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["KeyApiError"];
-                };
-            };
-            /** @description Too many requests; retry after the Retry-After header (seconds). */
+            /** @description Over the per-minute rate or the daily quota (of the key, or of the client IP without a key); retry after Retry-After. */
             429: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1608,13 +1677,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": string;
+                "application/octet-stream": Blob;
             };
         };
         responses: {
             /** @description The detected type. */
             200: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1622,7 +1697,7 @@ export interface operations {
                     "application/json": components["schemas"]["KeyApiDetectJson"];
                 };
             };
-            /** @description Bad request (e.g. malformed JSON). */
+            /** @description Bad request: malformed JSON, a missing or invalid field, an unknown extension, or an unsupported pair. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1631,16 +1706,22 @@ export interface operations {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Missing or invalid credentials. */
+            /** @description The Api-Key header names no key, an empty or a revoked key (leave the header out to use the no-key limits). */
             401: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Payload too large. */
+            /** @description The body is larger than the five segments with at most 200 bytes of file content can be. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1658,9 +1739,15 @@ export interface operations {
                     "application/json": components["schemas"]["KeyApiError"];
                 };
             };
-            /** @description Too many requests; retry after the Retry-After header (seconds). */
+            /** @description Over the per-minute rate or the daily quota (of the key, or of the client IP without a key); retry after Retry-After. */
             429: {
                 headers: {
+                    /** @description Requests allowed per minute. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current minute's window ends. */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1691,16 +1778,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The converted file. */
+            /** @description The converted file, with its own Content-Type (e.g. image/webp) and Content-Disposition: attachment naming it. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": Blob;
                 };
             };
-            /** @description Not found. */
+            /** @description No such file: unknown, malformed or expired (converted files are kept 24 hours). */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -22,15 +22,43 @@ export function usdcBalanceOf(chain: DevChainFacts) {
   return (address: `0x${string}`) => client.readContract({ address: chain.usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
 }
 
-/** `fetch` that notes each request (path and whether it carried a payment signature) before sending it. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** Whether it carried a payment signature. */
+  signed: boolean;
+  /** A JSON body, parsed. */
+  json?: unknown;
+}
+
+/** `fetch` that notes each request (path, payment signature, JSON body) before sending it. */
 export function recordingFetch() {
-  const requests: Array<{ method: string; path: string; signed: boolean }> = [];
+  const requests: RecordedRequest[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const request = new Request(input, init);
-    requests.push({ method: request.method, path: new URL(request.url).pathname, signed: request.headers.has('PAYMENT-SIGNATURE') || request.headers.has('X-PAYMENT') });
+    const isJson = request.headers.get('content-type')?.startsWith('application/json') ?? false;
+    requests.push({
+      method: request.method,
+      path: new URL(request.url).pathname,
+      signed: request.headers.has('PAYMENT-SIGNATURE') || request.headers.has('X-PAYMENT'),
+      ...(isJson ? { json: await request.clone().json() } : {}),
+    });
     return globalThis.fetch(request);
   };
   return { fetch, requests };
+}
+
+/** A viem account whose typed-data signatures are counted: proof, at the signer, of what was signed. */
+export function countingSigner<Account extends { signTypedData: (...args: never[]) => Promise<`0x${string}`> }>(account: Account) {
+  let signatures = 0;
+  const counted = {
+    ...account,
+    signTypedData: ((...args: Parameters<Account['signTypedData']>) => {
+      signatures++;
+      return account.signTypedData(...args);
+    }) as Account['signTypedData'],
+  };
+  return { account: counted, signatures: () => signatures };
 }
 
 /** A small real PNG (8×8, solid green), made with sharp once and kept as bytes. */
