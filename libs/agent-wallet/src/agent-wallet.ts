@@ -1,10 +1,11 @@
-import { createPayer, type Payer, type PaymentRequest, type SpendLimits } from '@fileshift/sdk';
+import { checkSpend, createPayer, type Payer, type PaymentRequest, SpendLimitError, type SignedPayment, type SpendLimits } from '@fileshift/sdk';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import type { SpendLedger } from './spend-ledger.js';
+import type { SpendLedger, SpendRecord } from './spend-ledger.js';
 
 export interface AgentWalletOptions {
   account: PrivateKeyAccount;
   limits: SpendLimits;
+  /** This wallet's ledger (made for the account's address). */
   ledger: SpendLedger;
   /** Payments above this amount (atomic units) need the owner's approval; null: none do. */
   approvalThreshold?: bigint | null;
@@ -12,6 +13,13 @@ export interface AgentWalletOptions {
 
 /** Asks the wallet's owner (e.g. the user of the MCP session that pays); false declines the payment. */
 export type ApprovePayment = (request: PaymentRequest & { resource?: string }) => Promise<boolean>;
+
+export interface PayerHooks {
+  /** Asked above the approval threshold; without it such payments are declined. */
+  approve?: ApprovePayment;
+  /** Told of each payment this payer commits to, once it is in the ledger and before it is signed. */
+  onPayment?: (payment: SpendRecord) => void;
+}
 
 export interface WalletSpending {
   address: string;
@@ -21,28 +29,62 @@ export interface WalletSpending {
   limits: SpendLimits;
 }
 
+/** What one paid request went through: its reservations, and why it was refused if it was. */
+interface CallState {
+  reserved: SpendRecord[];
+  failure?: Error;
+}
+
 /**
  * An agent's wallet: the SDK's payer with its owner's limits, a spend ledger on disk (so the
- * budget survives restarts) and, above a threshold, the owner's approval. Every payer made from
- * one wallet shares the ledger.
+ * budget survives restarts and holds across processes) and, above a threshold, the owner's
+ * approval. Every payer made from one wallet shares the ledger and the payer's reservations.
+ *
+ * Each payment that passes the payer's limits is then checked again and recorded under the
+ * ledger's lock (what every process spent, this payment included, must fit the budget) before it
+ * is signed: a signed authorization counts as spent.
  */
 export class AgentWallet {
   /** One payer for the wallet, so payments of every caller share the reservations that guard the budget. */
   private readonly sharedPayer: Payer;
+  /** Recorded in the ledger, not yet reported signed: the payer's own reservations count them meanwhile. */
+  private readonly inFlight: SpendRecord[] = [];
 
   constructor(private readonly options: AgentWalletOptions) {
     const { ledger, limits, account } = options;
-    this.sharedPayer = createPayer({ ...limits, account, spent: ledger });
+    if (!ledger.belongsTo(account.address)) throw new Error(`the spend ledger was opened for another wallet than ${account.address}`);
+    this.sharedPayer = createPayer({
+      ...limits,
+      account,
+      spent: {
+        total: () => ledger.total() - this.inFlight.reduce((sum, record) => sum + BigInt(record.amount), 0n),
+        record: (payment) => this.signed(payment),
+      },
+    });
   }
 
   get account(): PrivateKeyAccount {
     return this.options.account;
   }
 
-  /** A payer for one caller; `approve` is asked above the threshold (without it such payments are declined). */
-  payer(approve?: ApprovePayment): Payer {
-    const { approvalThreshold } = this.options;
-    return this.sharedPayer.withApproval((payment) => (approvalThreshold == null || payment.amount <= approvalThreshold ? true : approve ? approve(payment) : false));
+  /** A payer for one caller. */
+  payer(hooks: PayerHooks = {}): Payer {
+    return {
+      wrap: (fetch) => async (input, init) => {
+        const call: CallState = { reserved: [] };
+        try {
+          return await this.sharedPayer.withApproval((payment) => this.admit(payment, hooks, call)).wrap(fetch)(input, init);
+        } catch (error) {
+          // The payer reports every declined hook as "not approved": say what really refused it.
+          throw call.failure ?? error;
+        } finally {
+          // A reservation whose signing was never reported (it failed) stays spent: the safe side.
+          for (const record of call.reserved) this.land(record);
+        }
+      },
+      spent: () => this.options.ledger.total(),
+      withApproval: (approve) => this.payer({ ...hooks, approve: approve && (async (payment) => approve(payment)) }),
+    };
   }
 
   spending(): WalletSpending {
@@ -50,4 +92,41 @@ export class AgentWallet {
     const { budget } = this.options.limits;
     return { address: this.account.address, spent, budgetLeft: budget === undefined ? null : budget > spent ? budget - spent : 0n, limits: this.options.limits };
   }
+
+  private async admit(payment: PaymentRequest & { resource?: string }, hooks: PayerHooks, call: CallState): Promise<boolean> {
+    const { approvalThreshold, ledger, limits } = this.options;
+    if (approvalThreshold != null && payment.amount > approvalThreshold && !(hooks.approve && (await hooks.approve(payment)))) return false;
+    const { network, asset, payTo, amount, resource } = payment;
+    const signed: SignedPayment = { at: new Date().toISOString(), network, asset, payTo, amount: String(amount), ...(resource ? { resource } : {}) };
+    try {
+      const { decision, record } = await ledger.reserve(signed, (spent) => checkSpend(payment, limits, spent));
+      if (!decision.allowed) {
+        call.failure = new SpendLimitError(decision.limit, `Payment refused (${decision.limit}): ${decision.message}.`, payment);
+        return false;
+      }
+      this.inFlight.push(record!);
+      call.reserved.push(record!);
+      hooks.onPayment?.(record!);
+      return true;
+    } catch (error) {
+      call.failure = new Error(`The spend ledger ${ledger.path} could not be updated (${(error as Error).message}); nothing was signed.`);
+      return false;
+    }
+  }
+
+  /** The payer signed `payment`: it is already in the ledger, so it stops being in flight. */
+  private signed(payment: SignedPayment): void {
+    const index = this.inFlight.findIndex((record) => sameRequest(record, payment));
+    if (index >= 0) this.inFlight.splice(index, 1);
+    else this.options.ledger.record(payment);
+  }
+
+  private land(record: SpendRecord): void {
+    const index = this.inFlight.indexOf(record);
+    if (index >= 0) this.inFlight.splice(index, 1);
+  }
+}
+
+function sameRequest(a: SignedPayment, b: SignedPayment): boolean {
+  return a.network === b.network && a.asset === b.asset && a.payTo === b.payTo && a.amount === b.amount && (a.resource ?? '') === (b.resource ?? '');
 }

@@ -1,60 +1,48 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { SpendLimitError } from '@fileshift/sdk';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentWallet, type AgentWalletOptions, type ApprovePayment } from '../src/agent-wallet.js';
-import { SpendLedger } from '../src/spend-ledger.js';
+import { AgentWallet, type AgentWalletOptions, type PayerHooks } from '../src/agent-wallet.js';
+import { SpendLedger, type SpendRecord } from '../src/spend-ledger.js';
+import { ASSET, challengingFetch, NETWORK, PAY_TO, URL_PAID } from './support/challenging-fetch.js';
 
-const NETWORK = 'eip155:31337';
-const ASSET = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
-const PAY_TO = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
-const URL_PAID = 'http://fileshift.test/api/x402/v1/detect-file-type';
-
-/** A stand-in for the service's HTTP boundary: a 402 challenge for `amount` unless the request carries a payment. */
-function challengingFetch(amount: string, paid: string[]): typeof fetch {
-  return async (input, init) => {
-    const request = new Request(input, init);
-    const signature = request.headers.get('PAYMENT-SIGNATURE');
-    if (signature) {
-      paid.push(signature);
-      return new Response('{}', { status: 200 });
-    }
-    const challenge = {
-      x402Version: 2,
-      resource: { url: URL_PAID, description: '', mimeType: 'application/json' },
-      accepts: [{ scheme: 'exact', network: NETWORK, asset: ASSET, amount, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } }],
-    };
-    return new Response(JSON.stringify(challenge), { status: 402, headers: { 'content-type': 'application/json', 'PAYMENT-REQUIRED': btoa(JSON.stringify(challenge)) } });
-  };
-}
+const PAYING_PROCESS = fileURLToPath(new URL('./support/pay-until-refused.ts', import.meta.url));
 
 describe('AgentWallet (the SDK payer with a ledger on disk and owner approval)', () => {
   let dir: string;
   let ledgerPath: string;
+  let account: PrivateKeyAccount;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'agent-wallet-'));
     ledgerPath = join(dir, 'spend.jsonl');
+    account = privateKeyToAccount(generatePrivateKey());
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const wallet = (overrides: Partial<AgentWalletOptions> = {}) =>
     new AgentWallet({
-      account: privateKeyToAccount(generatePrivateKey()),
-      ledger: new SpendLedger(ledgerPath),
+      account,
+      ledger: new SpendLedger(ledgerPath, (overrides.account ?? account).address),
       limits: { allow: [{ network: NETWORK, asset: ASSET }], maxPerPayment: 30_000n, budget: 45_000n, allowPayTo: [PAY_TO] },
       ...overrides,
     });
-  const pay = (owner: AgentWallet, amount: string, paid: string[] = [], approve?: ApprovePayment) => owner.payer(approve).wrap(challengingFetch(amount, paid))(URL_PAID, { method: 'POST' });
+  const pay = (owner: AgentWallet, amount: string, paid: string[] = [], hooks?: PayerHooks) => owner.payer(hooks).wrap(challengingFetch(amount, paid))(URL_PAID, { method: 'POST' });
 
-  it('pays within the limits and records each payment on disk', async () => {
+  it('pays within the limits and records each payment on disk under the wallet address, telling the caller', async () => {
     const owner = wallet();
     const paid: string[] = [];
-    expect((await pay(owner, '20000', paid)).status).toBe(200);
+    const told: SpendRecord[] = [];
+    expect((await pay(owner, '20000', paid, { onPayment: (payment) => told.push(payment) })).status).toBe(200);
     expect(paid).toHaveLength(1);
     expect(owner.spending()).toMatchObject({ spent: 20_000n, budgetLeft: 25_000n });
-    expect(new SpendLedger(ledgerPath).records()).toEqual([expect.objectContaining({ amount: '20000', network: NETWORK, payTo: PAY_TO, resource: URL_PAID })]);
+    const onDisk = new SpendLedger(ledgerPath, account.address).records();
+    expect(onDisk).toEqual([expect.objectContaining({ amount: '20000', network: NETWORK, payTo: PAY_TO, resource: URL_PAID, wallet: account.address.toLowerCase() })]);
+    expect(told).toEqual(onDisk);
   });
 
   it('refuses with a SpendLimitError naming the limit, sending nothing', async () => {
@@ -75,18 +63,53 @@ describe('AgentWallet (the SDK payer with a ledger on disk and owner approval)',
     expect(owner.spending().spent).toBe(25_000n);
   });
 
-  it('keeps the budget across restarts and between payers of one wallet', async () => {
+  it('keeps the budget across restarts', async () => {
     await pay(wallet(), '30000');
     await expect(pay(wallet(), '20000')).rejects.toMatchObject({ limit: 'budget' });
+  });
+
+  it('shares one budget between two wallet instances on one ledger file, even paying at the same time', async () => {
+    const [first, second] = [wallet(), wallet()];
+    const paid: string[] = [];
+    const results = await Promise.allSettled([pay(first, '20000', paid), pay(second, '20000', paid), pay(first, '20000', paid), pay(second, '20000', paid)]);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(2);
+    expect(results.filter((result) => result.status === 'rejected').map((result) => (result as PromiseRejectedResult).reason)).toEqual([
+      expect.objectContaining({ limit: 'budget' }),
+      expect.objectContaining({ limit: 'budget' }),
+    ]);
+    expect(paid).toHaveLength(2);
+    expect(first.spending().spent).toBe(40_000n);
+    expect(second.spending().spent).toBe(40_000n);
+  });
+
+  it('keeps separate budgets for different wallets sharing one ledger file', async () => {
+    const other = privateKeyToAccount(generatePrivateKey());
+    await pay(wallet(), '30000');
+    await pay(wallet({ account: other }), '30000');
+    expect(wallet().spending().spent).toBe(30_000n);
+    expect(wallet({ account: other }).spending().spent).toBe(30_000n);
+  });
+
+  it('holds one budget across processes paying from one ledger file', async () => {
+    const key = generatePrivateKey();
+    const run = () => promisify(execFile)(process.execPath, ['--conditions=@fileshift/source', '--import', 'tsx', PAYING_PROCESS, ledgerPath, key, '1000', '9000']);
+    const outputs = await Promise.all([run(), run(), run()]);
+    const payments = outputs.map(({ stdout }) => Number(stdout.trim()));
+    expect(payments.reduce((sum, count) => sum + count, 0)).toBe(9);
+    expect(new SpendLedger(ledgerPath, privateKeyToAccount(key).address).total()).toBe(9000n);
+  });
+
+  it('refuses a ledger opened for another wallet', () => {
+    expect(() => new AgentWallet({ account, ledger: new SpendLedger(ledgerPath, PAY_TO), limits: { allow: [], maxPerPayment: 1n } })).toThrow(/another wallet/);
   });
 
   it('asks the owner above the threshold, and declines when nobody can be asked', async () => {
     const owner = wallet({ approvalThreshold: 10_000n });
     const asked: bigint[] = [];
-    const approve: ApprovePayment = async ({ amount }) => (asked.push(amount), amount < 21_000n);
-    await pay(owner, '2000', [], approve);
-    await pay(owner, '20000', [], approve);
-    await expect(pay(owner, '23000', [], approve)).rejects.toMatchObject({ limit: 'approval' });
+    const approve: PayerHooks['approve'] = async ({ amount }) => (asked.push(amount), amount < 21_000n);
+    await pay(owner, '2000', [], { approve });
+    await pay(owner, '20000', [], { approve });
+    await expect(pay(owner, '23000', [], { approve })).rejects.toMatchObject({ limit: 'approval' });
     await expect(pay(owner, '15000')).rejects.toMatchObject({ limit: 'approval' });
     expect(asked).toEqual([20_000n, 23_000n]);
     expect(owner.spending().spent).toBe(22_000n);
