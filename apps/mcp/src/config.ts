@@ -51,14 +51,14 @@ const environment = z.object({
   FILESHIFT_ALLOWED_ASSETS: list.default([]),
   FILESHIFT_ALLOWED_PAY_TO: list.default([]),
   FILESHIFT_RPC_URL: z.url().optional(),
-  FILESHIFT_OUTPUT_DIR: z.string().default('fileshift-output'),
+  FILESHIFT_OUTPUT_DIR: z.string().default(join(homedir(), 'fileshift-output')),
   FILESHIFT_LEDGER: z.string().default(join(homedir(), '.fileshift', 'spend-ledger.jsonl')),
 });
 
 export const USAGE = `usage: fileshift-mcp [--http <port>] [--url <service url>] [--output-dir <dir>] [--budget <USDC>] [--max-payment <USDC>]
 Environment: FILESHIFT_URL, FILESHIFT_API_KEY, FILESHIFT_WALLET_PRIVATE_KEY or FILESHIFT_WALLET_KEYSTORE (+ FILESHIFT_WALLET_KEYSTORE_PASSWORD),
 FILESHIFT_MAX_PAYMENT_USDC (0.05), FILESHIFT_BUDGET_USDC (1), FILESHIFT_APPROVAL_THRESHOLD_USDC, FILESHIFT_ALLOWED_NETWORKS,
-FILESHIFT_ALLOWED_ASSETS, FILESHIFT_ALLOWED_PAY_TO, FILESHIFT_RPC_URL, FILESHIFT_OUTPUT_DIR (fileshift-output), FILESHIFT_LEDGER.`;
+FILESHIFT_ALLOWED_ASSETS, FILESHIFT_ALLOWED_PAY_TO, FILESHIFT_RPC_URL, FILESHIFT_OUTPUT_DIR (~/fileshift-output), FILESHIFT_LEDGER.`;
 
 export type ConfigResult = { ok: true; config: McpConfig } | { ok: false; problems: string[] };
 
@@ -92,6 +92,9 @@ export function loadMcpConfig(argv: string[], env: NodeJS.ProcessEnv): ConfigRes
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`);
   const httpPort = flags.http === undefined ? null : Number(flags.http);
   if (httpPort !== null && (!Number.isInteger(httpPort) || httpPort < 1 || httpPort > 65535)) problems.push(`--http: "${flags.http}" is not a port number`);
+  // The wallet holds an EVM key only: a Solana payment would fail at signing time, after the fact.
+  const solana = parsed.data?.FILESHIFT_ALLOWED_NETWORKS.filter((network) => network.startsWith('solana:')) ?? [];
+  if (solana.length > 0) problems.push(`FILESHIFT_ALLOWED_NETWORKS: ${solana.join(', ')} needs a Solana signer; this server signs with an EVM key only (eip155:* networks)`);
   if (!parsed.success || problems.length > 0) return { ok: false, problems };
   const e = parsed.data;
   let wallet: WalletKeySource;
@@ -118,8 +121,13 @@ export function loadMcpConfig(argv: string[], env: NodeJS.ProcessEnv): ConfigRes
       allowedAssets: e.FILESHIFT_ALLOWED_ASSETS,
       allowedPayTo: e.FILESHIFT_ALLOWED_PAY_TO,
       rpcUrl: e.FILESHIFT_RPC_URL,
-      outputDir: resolve(e.FILESHIFT_OUTPUT_DIR),
-      ledgerPath: resolve(e.FILESHIFT_LEDGER),
+      outputDir: absolutePath(e.FILESHIFT_OUTPUT_DIR),
+      ledgerPath: absolutePath(e.FILESHIFT_LEDGER),
     },
   };
+}
+
+/** Client configurations (e.g. Claude Desktop's) pass "~/…" unexpanded: no shell runs in between. */
+function absolutePath(path: string): string {
+  return resolve(path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path);
 }

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallPayments } from './call-payments.js';
 import type { FileshiftContext } from './fileshift-context.js';
-import { askUserToApprove } from './payment-approval.js';
+import { askUserToApprove, canAskUser } from './payment-approval.js';
 import { registerConvertAndDownload } from './tools/convert-and-download.tool.js';
 import { registerConvertFile } from './tools/convert-file.tool.js';
 import { registerDeleteJob } from './tools/delete-job.tool.js';
@@ -19,13 +20,18 @@ export function createServer(context: FileshiftContext, { allowLocalPaths }: { a
     capabilities: { tools: {} },
     instructions:
       'Fileshift detects what a file really is and converts it (images, audio and more). Paid tools spend USDC from the agent wallet ' +
-      'within its limits: check wallet_status when unsure. For a conversion, convert_and_download does everything in one call.',
+      "within its limits: wallet_status shows the budget left and the service's prices. For a conversion, convert_and_download does everything in one call.",
   });
   const deps: ToolDeps = {
     server,
     context,
     allowLocalPaths,
-    client: () => context.client((payment) => askUserToApprove(server, payment)),
+    async payingClient() {
+      const payments = new CallPayments();
+      const client = await context.client({ approve: (payment) => askUserToApprove(server, payment), onPayment: payments.onPayment });
+      return { client, payments };
+    },
+    canAskUser: () => canAskUser(server),
   };
   for (const register of [
     registerDetectFileType,

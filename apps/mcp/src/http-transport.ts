@@ -3,17 +3,30 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { HostCheck } from './host-check.js';
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
  * Streamable HTTP on `/mcp` with stateful sessions: an initialize request opens a session (its own
- * McpServer from `newServer`), later requests carry `Mcp-Session-Id`, DELETE ends it.
+ * McpServer from `newServer`), later requests carry `Mcp-Session-Id`, DELETE ends it. There is no
+ * authentication: it listens on loopback only, and refuses requests whose Host or Origin names
+ * another site (DNS rebinding).
  */
 export async function serveHttp(newServer: () => McpServer, port: number, host = '127.0.0.1'): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const address = server.address() as { port: number };
+  // Built once the port is known (port 0 picks one); requests are handled only from here on.
+  const hostCheck = new HostCheck(address.port, host);
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const refusal = hostCheck.refusal(request);
+    if (refusal) return respond(response, 403, refusal);
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/mcp') return respond(response, 404, 'Not found: the MCP endpoint is /mcp');
     const sessionId = header(request, 'mcp-session-id');
     const body = request.method === 'POST' ? await readJson(request) : undefined;
@@ -33,14 +46,9 @@ export async function serveHttp(newServer: () => McpServer, port: number, host =
     await transport.handleRequest(request, response, body);
   };
 
-  const server = createServer((request, response) => {
+  server.on('request', (request, response) => {
     handle(request, response).catch((error: unknown) => respond(response, 500, `MCP transport error: ${(error as Error).message}`));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, resolve);
-  });
-  const address = server.address() as { port: number };
   return {
     server,
     url: `http://${host}:${address.port}/mcp`,

@@ -2,25 +2,34 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadMcpConfig, USAGE } from './config.js';
 import { createServer } from './create-server.js';
-import { FileshiftContext } from './fileshift-context.js';
 import { serveHttp } from './http-transport.js';
+import { openContext } from './startup.js';
+import { logStrayErrorsAndContinue } from './stray-errors.js';
+
+/** The exit code for a configuration error (EX_CONFIG of sysexits.h). */
+const EXIT_CONFIG = 78;
 
 /** `fileshift-mcp`: stdio by default, Streamable HTTP with --http <port>. Logs go to stderr (stdout is the protocol). */
 async function main(): Promise<void> {
   const loaded = loadMcpConfig(process.argv.slice(2), process.env);
-  if (!loaded.ok) {
-    process.stderr.write(`fileshift-mcp: invalid configuration:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n${USAGE}\n`);
-    process.exit(78);
+  const opened = loaded.ok ? openContext(loaded.config) : loaded;
+  if (!loaded.ok || !opened.ok) {
+    const problems = !loaded.ok ? loaded.problems : !opened.ok ? opened.problems : [];
+    process.stderr.write(`fileshift-mcp: invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}\n${USAGE}\n`);
+    process.exit(EXIT_CONFIG);
   }
   const { config } = loaded;
-  const context = new FileshiftContext(config);
+  const { context } = opened;
+  logStrayErrorsAndContinue();
   if (config.httpPort === null) {
     await createServer(context, { allowLocalPaths: true }).connect(new StdioServerTransport());
-    process.stderr.write(`fileshift-mcp: stdio, service ${config.serviceUrl}, wallet ${context.account.address}\n`);
+    process.stderr.write(`fileshift-mcp: stdio, service ${config.serviceUrl}, wallet ${context.account.address}, output ${config.outputDir}\n`);
     return;
   }
   const http = await serveHttp(() => createServer(context, { allowLocalPaths: false }), config.httpPort);
-  process.stderr.write(`fileshift-mcp: Streamable HTTP on ${http.url}, service ${config.serviceUrl}, wallet ${context.account.address}\n`);
+  process.stderr.write(
+    `fileshift-mcp: Streamable HTTP on ${http.url} (no authentication; loopback only), service ${config.serviceUrl}, wallet ${context.account.address}, output ${config.outputDir}\n`,
+  );
   const stop = () => void http.close().then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

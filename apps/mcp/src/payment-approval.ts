@@ -1,15 +1,22 @@
-import { formatUsdc, type PaymentRequest } from '@fileshift/sdk';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { PaymentRequest } from '@fileshift/sdk';
+import { formatAmount } from './usdc-amount.js';
+
+/** Whether the session's client can ask its user (MCP elicitation). */
+export function canAskUser(server: McpServer): boolean {
+  return Boolean(server.server.getClientCapabilities()?.elicitation);
+}
 
 /**
- * Asks the user to approve a payment through MCP elicitation. Where the client cannot ask (no
- * elicitation capability), the wallet's limits alone decide: the cap and the budget still hold.
+ * Asks the user to approve a payment above the owner's threshold through MCP elicitation. Decided:
+ * a client that cannot ask (no elicitation capability) gets a no, since the threshold is the owner's
+ * rule that nobody spends above it unasked.
  */
 export async function askUserToApprove(server: McpServer, request: PaymentRequest & { resource?: string }): Promise<boolean> {
-  if (!server.server.getClientCapabilities()?.elicitation) return true;
+  if (!canAskUser(server)) return false;
   const result = await server.server.elicitInput({
     mode: 'form',
-    message: `Pay ${formatUsdc(request.amount)} USDC on ${request.network} to ${request.payTo}${request.resource ? ` for ${request.resource}` : ''}?`,
+    message: `Pay ${formatAmount(request.amount)} USDC on ${request.network} to ${request.payTo}${request.resource ? ` for ${request.resource}` : ''}?`,
     requestedSchema: {
       type: 'object',
       properties: { approve: { type: 'boolean', title: 'Approve this payment', default: false } },

@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadMcpConfig } from '../src/config.js';
 
@@ -8,7 +10,28 @@ describe('MCP server configuration', () => {
     const result = loadMcpConfig([], { FILESHIFT_WALLET_PRIVATE_KEY: KEY });
     expect(result).toMatchObject({
       ok: true,
-      config: { serviceUrl: 'http://127.0.0.1:3000', httpPort: null, maxPerPayment: 50_000n, totalBudget: 1_000_000n, approvalThreshold: null, allowedNetworks: [] },
+      config: {
+        serviceUrl: 'http://127.0.0.1:3000',
+        httpPort: null,
+        maxPerPayment: 50_000n,
+        totalBudget: 1_000_000n,
+        approvalThreshold: null,
+        allowedNetworks: [],
+        outputDir: join(homedir(), 'fileshift-output'),
+        ledgerPath: join(homedir(), '.fileshift', 'spend-ledger.jsonl'),
+      },
+    });
+  });
+
+  it('expands a leading ~ in paths (client configurations pass it unexpanded)', () => {
+    const result = loadMcpConfig([], { FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_OUTPUT_DIR: '~/converted', FILESHIFT_LEDGER: '~/ledger.jsonl' });
+    expect(result).toMatchObject({ ok: true, config: { outputDir: join(homedir(), 'converted'), ledgerPath: join(homedir(), 'ledger.jsonl') } });
+  });
+
+  it('refuses a Solana network: the wallet has no Solana signer', () => {
+    expect(loadMcpConfig([], { FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_ALLOWED_NETWORKS: 'eip155:8453,solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' })).toEqual({
+      ok: false,
+      problems: ['FILESHIFT_ALLOWED_NETWORKS: solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp needs a Solana signer; this server signs with an EVM key only (eip155:* networks)'],
     });
   });
 

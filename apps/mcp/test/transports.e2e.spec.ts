@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { encryptKeystore } from '@fileshift/agent-wallet';
 import { freePort, type LiveService, startLiveService } from '@fileshift/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -34,12 +35,16 @@ describe('the built MCP server over its transports', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('stdio (spawned like Claude Desktop does): detect and a full conversion', async () => {
+  it('stdio (spawned like Claude Desktop does): a bad path as isError, then detect and a full conversion', async () => {
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [BUILT_SERVER], env: env(), stderr: 'pipe' }));
     try {
+      const missing = (await client.callTool({ name: 'detect_file_type', arguments: { path: join(dir, 'missing.png') } })) as CallToolResult;
+      expect(missing.isError).toBe(true);
+      expect((missing.content[0] as { text: string }).text).toBe(`No readable file at ${join(dir, 'missing.png')}.`);
       const detected = (await client.callTool({ name: 'detect_file_type', arguments: { path: join(dir, 'picture.png') } })) as CallToolResult;
       expect(detected.structuredContent).toMatchObject({ format: 'png', paid_usdc: '0.002000' });
+      expect(detected.isError).toBeFalsy();
       const converted = (await client.callTool({ name: 'convert_and_download', arguments: { path: join(dir, 'picture.png'), target_format: 'webp' } })) as CallToolResult;
       const { path } = converted.structuredContent as { path: string };
       expect(path.startsWith(join(dir, 'out'))).toBe(true);
@@ -78,6 +83,17 @@ describe('the built MCP server over its transports', () => {
     expect(code).toBe(78);
     expect(stderr).toContain('FILESHIFT_BUDGET_USDC: "lots" is not a USDC amount');
     expect(stderr).toContain('--http: "eighty" is not a port number');
+  });
+
+  it('refuses a wrong keystore password at start with the configuration exit code and one line', async () => {
+    const keystore = join(dir, 'wallet.json');
+    writeFileSync(keystore, JSON.stringify(encryptKeystore(service.devChain.payerPrivateKey, 'right', { n: 1024 })));
+    const { FILESHIFT_WALLET_PRIVATE_KEY: _unused, ...withoutKey } = env();
+    const child = spawn(process.execPath, [BUILT_SERVER], { env: { ...withoutKey, FILESHIFT_WALLET_KEYSTORE: keystore, FILESHIFT_WALLET_KEYSTORE_PASSWORD: 'wrong' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(78);
+    expect(stderr.split('\n').filter((line) => line.startsWith('  - '))).toEqual(['  - FILESHIFT_WALLET_KEYSTORE: wrong keystore password (or a damaged keystore)']);
   });
 });
 

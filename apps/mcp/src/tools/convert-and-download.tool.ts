@@ -1,49 +1,83 @@
+import { JobFailedError, SpendLimitError } from '@fileshift/sdk';
 import { z } from 'zod';
 import { fileInputShape, loadFileInput } from '../file-input.js';
-import { fixedPrice } from '../fileshift-context.js';
+import { declaredPrices } from '../service-facts.js';
+import { formatAmount } from '../usdc-amount.js';
+import { unaffordableConversion } from './conversion-affordability.js';
+import { deliveredResultShape, deliverResult, describeDelivery, MAX_EMBEDDED_BYTES, ResultNotSavedError } from './deliver-result.js';
 import { describeError } from './describe-error.js';
-import { deliveredResultShape, deliverResult, describeDelivery, MAX_EMBEDDED_BYTES } from './deliver-result.js';
+import { describeRefusal } from './describe-refusal.js';
+import { ProgressNotifier } from './progress-notifier.js';
 import type { ToolDeps } from './tool-deps.js';
 import { toolError, toolResult } from './tool-result.js';
 
-export function registerConvertAndDownload({ server, context, allowLocalPaths, client }: ToolDeps): void {
+/** A started job, for messages about failures after its fee was paid. */
+interface StartedJob {
+  jobId: string;
+  fee: bigint | null;
+  transaction: string | null;
+}
+
+export function registerConvertAndDownload({ server, context, allowLocalPaths, payingClient, canAskUser }: ToolDeps): void {
   server.registerTool(
     'convert_and_download',
     {
       title: 'Convert a file and download the result',
       description:
-        'The whole conversion in one call: uploads the file, pays the 0.002 USDC job fee, waits for the conversion (with progress ' +
-        'notifications), pays for the result (0.02 USDC up to 10 MB, 0.04 USDC above) and saves it to the output directory. ' +
-        'Everything is paid from the agent wallet within its limits.',
+        'The whole conversion in one call: uploads the file, pays the job fee, waits for the conversion (with progress ' +
+        'notifications), pays for the result (priced by the upload size) and saves it to the output directory. Everything is paid ' +
+        "from the agent wallet within its limits; the service's current prices are in wallet_status. If the job fee plus the result " +
+        'price would not fit the limits, nothing is started or paid.',
       inputSchema: {
         ...fileInputShape,
         target_format: z.string().min(1).max(20).describe('Output format without a dot, e.g. webp, pdf, mp3.'),
         embed: z.boolean().default(false).describe(`Also return the file inline when it has at most ${MAX_EMBEDDED_BYTES} bytes.`),
       },
-      outputSchema: { ...deliveredResultShape, job_fee_usdc: z.string().nullable() },
+      outputSchema: { ...deliveredResultShape, job_fee_usdc: z.string().nullable().describe('What this call paid for the job fee.') },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     async (input, extra) => {
+      let started: StartedJob | undefined;
       try {
         const file = await loadFileInput(input, { allowLocalPaths });
-        const paying = await client();
-        const progressToken = extra._meta?.progressToken;
-        const progress = async (value: number, message: string) => {
-          if (progressToken !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: value, total: 100, message } });
-        };
-        const started = await paying.startConversion({ data: file.bytes, filename: file.filename, createdAt: file.createdAt }, input.target_format, undefined, extra.signal);
-        await progress(5, `job ${started.job_id} started`);
-        await paying.waitForJob(started.job_id, {
+        const prices = declaredPrices(await context.serviceFacts());
+        const refusal = unaffordableConversion(context.spending(), prices, file.bytes.length, { threshold: context.config.approvalThreshold, canAskUser: canAskUser() });
+        if (refusal) return toolError(refusal);
+        const paying = await payingClient();
+        const progress = new ProgressNotifier(extra);
+        const job = await paying.client.startConversion({ data: file.bytes, filename: file.filename, createdAt: file.createdAt }, input.target_format, undefined, extra.signal);
+        started = { jobId: job.job_id, fee: paying.payments.paidFor(job.receipt), transaction: job.receipt?.transaction ?? null };
+        await progress.report(5, `job ${job.job_id} started`);
+        await paying.client.waitForJob(job.job_id, {
           signal: extra.signal,
-          onProgress: (job) => void progress(job.status === 'done' ? 90 : Math.max(5, Math.min(89, 'progress_percent' in job ? (job.progress_percent ?? 5) : 5)), `job ${job.status}`),
+          onProgress: (status) => {
+            const percent = status.status === 'done' ? 90 : Math.max(5, Math.min(89, 'progress_percent' in status ? (status.progress_percent ?? 5) : 5));
+            void progress.report(percent, `job ${status.status}`);
+          },
         });
-        const { result, embedded } = await deliverResult(paying, started.job_id, context.config.outputDir, input.embed);
-        await progress(100, 'saved');
-        const jobFee = started.receipt ? fixedPrice(await context.serviceFacts(), 'createConversionJob') : null;
-        return toolResult({ ...result, job_fee_usdc: jobFee }, `Converted ${file.filename} to ${input.target_format} (job ${started.job_id}, fee ${jobFee} USDC). ${describeDelivery(result)}`, embedded);
+        const { result, embedded } = await deliverResult(paying, job.job_id, context.config.outputDir, input.embed);
+        await progress.report(100, 'saved');
+        const fee = started.fee === null ? null : formatAmount(started.fee);
+        return toolResult(
+          { ...result, job_fee_usdc: fee },
+          `Converted ${file.filename} to ${input.target_format} (job ${job.job_id}${fee ? `, job fee ${fee} USDC` : ''}). ${describeDelivery(result)}`,
+          embedded,
+        );
       } catch (error) {
-        return toolError(await describeError(error, context));
+        const session = { canAskUser: canAskUser() };
+        if (!started) return toolError(describeError(error, context, session));
+        return toolError(afterJobFee(started, error, error instanceof SpendLimitError ? describeRefusal(error, context, session.canAskUser) : describeError(error, context, session)));
       }
     },
   );
+}
+
+/** A failure once the job fee was paid: what was paid, and how to carry on with the job. */
+function afterJobFee(job: StartedJob, error: unknown, reason: string): string {
+  const paid = job.fee === null ? `Job ${job.jobId} was started` : `Job ${job.jobId} was started and its fee of ${formatAmount(job.fee)} USDC was paid (tx ${job.transaction})`;
+  if (error instanceof SpendLimitError) {
+    return `${paid}, but buying its result was refused: ${reason} Nothing more was signed or paid. Call purchase_result with job_id ${job.jobId} once the limits allow it.`;
+  }
+  if (error instanceof JobFailedError || error instanceof ResultNotSavedError) return `${paid}. ${reason}`;
+  return `${paid}. ${reason} Check it with get_conversion_status and buy the result with purchase_result (job_id ${job.jobId}).`;
 }

@@ -19,7 +19,7 @@ export function registerDeleteJob({ server, context }: ToolDeps): void {
         const deleted = await createClient({ baseUrl: context.config.serviceUrl }).deleteJob(jobId);
         return toolResult({ job_id: jobId, deleted: deleted.success, message: deleted.message }, `Job ${jobId}: ${deleted.message}`);
       } catch (error) {
-        return toolError(await describeError(error, context));
+        return toolError(describeError(error, context));
       }
     },
   );

@@ -1,31 +1,65 @@
-import type { FileshiftClient } from '@fileshift/sdk';
+import { type FileshiftClient, parseUsdc } from '@fileshift/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { CallPayments } from '../call-payments.js';
 import { saveResult } from '../save-result.js';
+import { formatAmount } from '../usdc-amount.js';
 
 /** Results up to this size may come back inside the tool result as well. */
 export const MAX_EMBEDDED_BYTES = 1024 * 1024;
 
+export const receiptShape = z
+  .object({
+    network: z.string(),
+    payer: z.string().nullable().describe('The paying address, when the settlement reports it.'),
+    transaction: z.string().nullable(),
+    amount_usdc: z.string(),
+    settled_at: z.string().nullable(),
+  })
+  .describe("The settlement of the result's payment: this call's, or the earlier one when the result had been bought before.");
+
 export const deliveredResultShape = {
   job_id: z.string(),
-  path: z.string().describe('Where the result was saved.'),
+  path: z.string().describe("Where the result was saved, on the MCP server's disk."),
   download_url: z.string().describe('Valid one hour; no further payment.'),
   filename: z.string(),
   mime_type: z.string(),
   size_bytes: z.number(),
-  price_paid_usdc: z.string().nullable().describe('Null when the result had been bought before (no new charge).'),
+  price_paid_usdc: z.string().nullable().describe('What this call paid for the result; null when it had been bought before (no new charge).'),
   transaction: z.string().nullable(),
+  receipt: receiptShape.nullable(),
 };
 
 export type DeliveredResult = { [K in keyof typeof deliveredResultShape]: z.infer<(typeof deliveredResultShape)[K]> };
 
-/** Buys a done job's result (free if already bought), downloads it into the output directory. */
-export async function deliverResult(client: FileshiftClient, jobId: string, outputDir: string, embed: boolean): Promise<{ result: DeliveredResult; embedded: CallToolResult['content'] }> {
+/** The result was bought but did not reach the output directory; buying it again is free. */
+export class ResultNotSavedError extends Error {}
+
+/** Buys a done job's result (free if already bought) and saves it into the output directory. */
+export async function deliverResult(
+  { client, payments }: { client: FileshiftClient; payments: CallPayments },
+  jobId: string,
+  outputDir: string,
+  embed: boolean,
+): Promise<{ result: DeliveredResult; embedded: CallToolResult['content'] }> {
   const bought = await client.buyResult(jobId);
-  const download = await fetch(bought.download_url);
-  if (!download.ok) throw new Error(`Downloading the result failed with HTTP ${download.status}; call purchase_result again for a new URL (no new payment).`);
-  const data = new Uint8Array(await download.arrayBuffer());
-  const path = await saveResult(outputDir, bought.filename, data);
+  const paid = payments.paidFor(bought.receipt);
+  const receipt = receiptOfPurchase(bought, paid);
+  let data: Uint8Array;
+  let path: string;
+  try {
+    const download = await fetch(bought.download_url);
+    if (!download.ok) throw new Error(`the download answered HTTP ${download.status}`);
+    data = new Uint8Array(await download.arrayBuffer());
+    path = await saveResult(outputDir, bought.filename, data);
+  } catch (error) {
+    const charge = paid === null ? 'It had been paid for before' : `It was paid: ${formatAmount(paid)} USDC (tx ${receipt?.transaction})`;
+    throw new ResultNotSavedError(
+      `The result of job ${jobId} was bought but not saved to ${outputDir}: ${(error as Error).message}. ${charge}. ` +
+        `Calling purchase_result with job_id ${jobId} again is free (no new payment); the download URL also works for one hour: ${bought.download_url}`,
+      { cause: error },
+    );
+  }
   const result: DeliveredResult = {
     job_id: jobId,
     path,
@@ -33,14 +67,25 @@ export async function deliverResult(client: FileshiftClient, jobId: string, outp
     filename: bought.filename,
     mime_type: bought.mime_type,
     size_bytes: data.length,
-    price_paid_usdc: bought.receipt ? (bought.payment?.amount.amount ?? null) : null,
-    transaction: bought.receipt?.transaction ?? null,
+    price_paid_usdc: paid === null ? null : formatAmount(paid),
+    transaction: paid === null ? null : (bought.receipt?.transaction ?? null),
+    receipt,
   };
   const embedded: CallToolResult['content'] =
     embed && data.length <= MAX_EMBEDDED_BYTES
       ? [{ type: 'resource', resource: { uri: bought.download_url, mimeType: bought.mime_type, blob: Buffer.from(data).toString('base64') } }]
       : [];
   return { result, embedded };
+}
+
+function receiptOfPurchase(bought: Awaited<ReturnType<FileshiftClient['buyResult']>>, paid: bigint | null): DeliveredResult['receipt'] {
+  const { receipt: settled, payment: recorded } = bought;
+  if (settled && paid !== null) {
+    return { network: settled.network, payer: settled.payer ?? null, transaction: settled.transaction, amount_usdc: formatAmount(paid), settled_at: recorded?.settled_at ?? null };
+  }
+  if (!recorded) return null;
+  // Bought before: the service's record of that payment.
+  return { network: recorded.network, payer: null, transaction: recorded.tx_hash ?? null, amount_usdc: formatAmount(parseUsdc(recorded.amount.amount)), settled_at: recorded.settled_at ?? null };
 }
 
 export function describeDelivery(result: DeliveredResult): string {

@@ -1,19 +1,20 @@
-import { ApiError, formatUsdc, JobFailedError, PaymentRequiredError, RateLimitedError, SpendLimitError, TimeoutError } from '@fileshift/sdk';
+import { ApiError, JobFailedError, PaymentRequiredError, RateLimitedError, SpendLimitError, TimeoutError } from '@fileshift/sdk';
 import { FileInputError } from '../file-input.js';
 import type { FileshiftContext } from '../fileshift-context.js';
+import { ServiceFactsError } from '../service-facts.js';
+import { ResultNotSavedError } from './deliver-result.js';
+import { describeRefusal } from './describe-refusal.js';
 
 /** A failure as a message an agent can act on. */
-export async function describeError(error: unknown, context: FileshiftContext): Promise<string> {
-  if (error instanceof SpendLimitError) {
-    const spending = await context.wallet().then((wallet) => wallet.spending(), () => undefined);
-    const left = spending?.budgetLeft != null ? ` Budget left: ${formatUsdc(spending.budgetLeft)} USDC (spent ${formatUsdc(spending.spent)}).` : '';
-    return `${error.message}${left} Nothing was signed or paid.`;
-  }
+export function describeError(error: unknown, context: FileshiftContext, { canAskUser = false }: { canAskUser?: boolean } = {}): string {
+  if (error instanceof SpendLimitError) return `${describeRefusal(error, context, canAskUser)} Nothing was signed or paid.`;
   if (error instanceof JobFailedError) return `The conversion failed (${error.failureType}): ${error.message} The result was not bought.`;
   if (error instanceof RateLimitedError) return `The service is rate limiting: retry after ${error.retryAfter} s.`;
   if (error instanceof PaymentRequiredError) return `The service refused the payment: ${error.message}.`;
   if (error instanceof ApiError) return `The service answered ${error.status} ${error.code}: ${error.message}`;
-  if (error instanceof FileInputError || error instanceof TimeoutError) return error.message;
+  if (error instanceof FileInputError || error instanceof TimeoutError || error instanceof ResultNotSavedError || error instanceof ServiceFactsError) {
+    return error.message;
+  }
   if (error instanceof TypeError && /fetch failed/i.test(error.message)) {
     return `The Fileshift service at ${context.config.serviceUrl} is not reachable (${(error.cause as Error | undefined)?.message ?? error.message}). Is it running?`;
   }

@@ -1,18 +1,19 @@
 import { z } from 'zod';
 import { fileInputShape, loadFileInput } from '../file-input.js';
-import { fixedPrice } from '../fileshift-context.js';
+import { formatAmount } from '../usdc-amount.js';
 import { describeError } from './describe-error.js';
 import type { ToolDeps } from './tool-deps.js';
 import { toolError, toolResult } from './tool-result.js';
 
-export function registerDetectFileType({ server, context, allowLocalPaths, client }: ToolDeps): void {
+export function registerDetectFileType({ server, context, allowLocalPaths, payingClient, canAskUser }: ToolDeps): void {
   server.registerTool(
     'detect_file_type',
     {
       title: 'Detect a file type',
       description:
         'Finds out what a file really is from its first 200 bytes, size and name (the extension may be wrong or missing), ' +
-        'and what it can be converted to. Costs 0.002 USDC, paid from the agent wallet. Give a local path, or content_base64 with filename.',
+        "and what it can be converted to. Costs a small fixed fee in USDC, paid from the agent wallet (the service's current prices are in wallet_status). " +
+        'Give a local path, or content_base64 with filename.',
       inputSchema: fileInputShape,
       outputSchema: {
         detected: z.boolean(),
@@ -21,7 +22,7 @@ export function registerDetectFileType({ server, context, allowLocalPaths, clien
         confidence: z.number().nullable(),
         suggested_filename: z.string().nullable(),
         convertible_to: z.array(z.string()),
-        paid_usdc: z.string().nullable(),
+        paid_usdc: z.string().nullable().describe('What this call paid; null when no settled payment came back.'),
         transaction: z.string().nullable(),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -29,7 +30,9 @@ export function registerDetectFileType({ server, context, allowLocalPaths, clien
     async (input) => {
       try {
         const file = await loadFileInput(input, { allowLocalPaths });
-        const detected = await (await client()).detectFile({ data: file.bytes, filename: file.filename, createdAt: file.createdAt });
+        const { client, payments } = await payingClient();
+        const detected = await client.detectFile({ data: file.bytes, filename: file.filename, createdAt: file.createdAt });
+        const paid = payments.paidFor(detected.receipt);
         const format = detected.detected_format;
         const result = {
           detected: detected.detected,
@@ -38,16 +41,17 @@ export function registerDetectFileType({ server, context, allowLocalPaths, clien
           confidence: format?.confidence ?? null,
           suggested_filename: detected.suggested_filename ?? null,
           convertible_to: detected.convertible_to,
-          paid_usdc: detected.receipt ? fixedPrice(await context.serviceFacts(), 'detectFileType') : null,
-          transaction: detected.receipt?.transaction ?? null,
+          paid_usdc: paid === null ? null : formatAmount(paid),
+          transaction: paid === null ? null : (detected.receipt?.transaction ?? null),
         };
         const text = format
           ? `${file.filename} is ${format.description} (${format.format}, confidence ${format.confidence}). ` +
             `It can be converted to: ${detected.convertible_to.join(', ') || 'nothing on this service'}.`
           : `The type of ${file.filename} could not be detected.`;
-        return toolResult(result, `${text} Paid ${result.paid_usdc} USDC (tx ${result.transaction}).`);
+        const payment = result.paid_usdc ? `Paid ${result.paid_usdc} USDC (tx ${result.transaction}).` : 'No settled payment came back (wallet_status shows what was spent).';
+        return toolResult(result, `${text} ${payment}`);
       } catch (error) {
-        return toolError(await describeError(error, context));
+        return toolError(describeError(error, context, { canAskUser: canAskUser() }));
       }
     },
   );

@@ -40,7 +40,7 @@ export function registerGetConversionStatus({ server, context }: ToolDeps): void
               : `Job ${jobId} is ${job.status}${result.progress_percent !== null ? ` (${result.progress_percent} %)` : ''}; check again in ${result.retry_after_seconds} s.`;
         return toolResult(result, text);
       } catch (error) {
-        return toolError(await describeError(error, context));
+        return toolError(describeError(error, context));
       }
     },
   );

@@ -30,7 +30,7 @@ export function registerListOutputFormats({ server, context }: ToolDeps): void {
           `${format} (${formats.type}) converts to — recommended: ${recommended.join(', ') || 'none'}; all:\n${lines.join('\n') || 'nothing on this service'}`,
         );
       } catch (error) {
-        return toolError(await describeError(error, context));
+        return toolError(describeError(error, context));
       }
     },
   );

@@ -1,0 +1,44 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encryptKeystore } from '@fileshift/agent-wallet';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadMcpConfig } from '../src/config.js';
+import { openContext } from '../src/startup.js';
+
+const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+
+describe('startup checks (before serving)', () => {
+  let dir: string;
+  beforeEach(() => void (dir = mkdtempSync(join(tmpdir(), 'mcp-startup-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const open = (env: Record<string, string>) => {
+    const loaded = loadMcpConfig([], { FILESHIFT_OUTPUT_DIR: join(dir, 'out'), FILESHIFT_LEDGER: join(dir, 'ledger', 'spend.jsonl'), ...env });
+    if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+    return openContext(loaded.config);
+  };
+
+  it('creates the output and ledger directories and opens the wallet', () => {
+    const opened = open({ FILESHIFT_WALLET_PRIVATE_KEY: KEY });
+    expect(opened.ok && opened.context.account.address).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+  });
+
+  it('names an output directory that cannot be created', () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    expect(open({ FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_OUTPUT_DIR: join(file, 'out') })).toEqual({
+      ok: false,
+      problems: [expect.stringMatching(/^FILESHIFT_OUTPUT_DIR: cannot create or write the directory .*a-file\/out \(ENOTDIR\)$/)],
+    });
+  });
+
+  it('names a wrong keystore password in one line', () => {
+    const keystore = join(dir, 'wallet.json');
+    writeFileSync(keystore, JSON.stringify(encryptKeystore(KEY, 'right', { n: 1024 })));
+    expect(open({ FILESHIFT_WALLET_KEYSTORE: keystore, FILESHIFT_WALLET_KEYSTORE_PASSWORD: 'wrong' })).toEqual({
+      ok: false,
+      problems: ['FILESHIFT_WALLET_KEYSTORE: wrong keystore password (or a damaged keystore)'],
+    });
+  });
+});
