@@ -1,0 +1,29 @@
+// Times the official x402 facilitator alone (verify + settle on the dev chain, in-process, no HTTP,
+// no ledger), in plain Node as the service runs it: tsx's loader would slow the dynamic imports
+// viem makes per signature recovery. Prints the durations in milliseconds as a JSON array.
+//   node bench/support/facilitator-timing.mjs <rpc url> <requirements JSON> <count>
+import { x402Client } from '@x402/core/client';
+import { toClientEvmSigner } from '@x402/evm';
+import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { privateKeyToAccount } from 'viem/accounts';
+import { DevChain, LocalFacilitatorClient } from '../../libs/devchain/dist/index.js';
+
+const [rpcUrl, requirementsJson, count] = process.argv.slice(2);
+const requirements = JSON.parse(requirementsJson);
+const chain = await DevChain.start({ rpcUrl });
+const facilitator = new LocalFacilitatorClient(chain);
+const clients = chain.payerPrivateKeys.map((key) => {
+  const client = registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(privateKeyToAccount(key), chain.publicClient) });
+  client.setSpendControls({ allowedAssets: [{ network: chain.network, asset: chain.usdcAddress }] });
+  return client;
+});
+const durations = [];
+for (let i = 0; i < Number(count); i++) {
+  const payload = await clients[i % clients.length].createPaymentPayload({ x402Version: 2, resource: { url: 'http://bench/' }, accepts: [requirements] });
+  const started = performance.now();
+  if (!(await facilitator.verify(payload, requirements)).isValid) throw new Error('verify failed');
+  if (!(await facilitator.settle(payload, requirements)).success) throw new Error('settle failed');
+  durations.push(performance.now() - started);
+}
+facilitator.dispose();
+console.log(JSON.stringify(durations));
