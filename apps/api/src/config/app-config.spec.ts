@@ -15,6 +15,13 @@ describe('loadConfig', () => {
       dataDir: '.data',
       queuePrefix: 'fileshift',
       prices: { detectAtomic: 2000, jobAtomic: 2000, resultStandardAtomic: 20000, resultLargeAtomic: 40000 },
+      x402RateLimitPerMinute: 120,
+      keyApi: {
+        // Without a key: the spec's low testing limits. A new key: 40 MB uploads unless told otherwise.
+        anonymous: { requestsPerMinute: 10, dailyQuota: 100, maxUploadBytes: 5_242_880 },
+        keyDefaults: { requestsPerMinute: 120, dailyQuota: 10_000, maxUploadBytes: 41_943_040 },
+        convertWaitSeconds: 120,
+      },
       version: '1.2.3',
     });
   });
