@@ -38,13 +38,16 @@ describe('the README examples and the demo run against the live service', () => 
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** What the paying examples read: the service, and a funded dev-chain payer allowed to pay its test token. */
+  const payingEnv = () => ({
+    FILESHIFT_URL: service.baseUrl,
+    PAYER_KEY: service.devChain.payerPrivateKey,
+    PAY_NETWORK: service.devChain.network,
+    PAY_ASSET: service.devChain.usdc,
+  });
+
   it('examples/convert-a-file.ts detects, converts, pays and saves', () => {
-    const output = runScript('libs/sdk/examples/convert-a-file.ts', [photo, 'webp'], {
-      FILESHIFT_URL: service.baseUrl,
-      PAYER_KEY: service.devChain.payerPrivateKey,
-      PAY_NETWORK: service.devChain.network,
-      PAY_ASSET: service.devChain.usdc,
-    });
+    const output = runScript('libs/sdk/examples/convert-a-file.ts', [photo, 'webp'], payingEnv());
     expect(output).toMatch(/detected: PNG image.*\(paid in 0x[0-9a-f]{64}\)/);
     expect(output).toMatch(/job job_\S+: done/);
     expect(output).toContain('2 payments');
@@ -52,12 +55,7 @@ describe('the README examples and the demo run against the live service', () => 
   });
 
   it('examples/resume-a-conversion.ts resumes the job its refused result left, paying only the result', () => {
-    const output = runScript('libs/sdk/examples/resume-a-conversion.ts', [photo, 'gif'], {
-      FILESHIFT_URL: service.baseUrl,
-      PAYER_KEY: service.devChain.payerPrivateKey,
-      PAY_NETWORK: service.devChain.network,
-      PAY_ASSET: service.devChain.usdc,
-    });
+    const output = runScript('libs/sdk/examples/resume-a-conversion.ts', [photo, 'gif'], payingEnv());
     const refusedJob = /Payment refused \(per_payment_cap\): 0\.02 USDC is over the per-payment cap of 0\.01 USDC\. Job (job_\S+) waits on the server\./.exec(output)?.[1];
     expect(refusedJob, output).toBeDefined();
     expect(output).toContain(`resumed job ${refusedJob}: 1 more payment`);
