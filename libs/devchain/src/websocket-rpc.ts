@@ -63,7 +63,8 @@ export class WebSocketRpc {
         (socket as unknown as { _socket?: { unref(): void } })._socket?.unref();
         resolve(socket);
       });
-      socket.once('error', (error) => reject(new Error(`cannot reach ${this.url}: ${error.message}`)));
+      // Not once: an error after the first (the connection failing later) must not go unheard and crash the process.
+      socket.on('error', (error) => reject(new Error(`cannot reach ${this.url}: ${error.message}`)));
       socket.on('message', (data) => this.receive(String(data)));
       socket.once('close', () => {
         this.socket = undefined;
