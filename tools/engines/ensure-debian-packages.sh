@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests need when any is missing, so `npm test` works on a fresh
+# Debian machine. Silent and quick when everything is there (one dpkg-query call, no apt).
+#   bash tools/engines/ensure-debian-packages.sh           install what is missing
+#   bash tools/engines/ensure-debian-packages.sh --check   only list what is missing (exit 1 if any)
+set -euo pipefail
+
+# THE list of Debian packages the tests need. Adding an engine (libreoffice-writer-nogui, pandoc, …)
+# is one line here; `.ci/run` and `npm test` both install from this list.
+PACKAGES=(
+  ffmpeg        # audio and video engine
+  file          # libmagic, the detection baseline
+  redis-server  # redis-server for private Redis servers (fault-injection tests) and the dev queue
+  postgresql    # initdb, pg_ctl, postgres (postgresql-15 on Debian 12) for private PostgreSQL servers
+)
+
+# Prints the given packages that are not installed, one per line.
+missing_packages() {
+  local installed
+  # dpkg-query exits 1 when it knows none of a name; the status column says which ones are installed.
+  installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "$@" 2>/dev/null | awk '$2 == "installed" { print $1 }' || true)
+  local pkg
+  for pkg in "$@"; do
+    grep -qxF -- "$pkg" <<<"$installed" || printf '%s\n' "$pkg"
+  done
+}
+
+fail() {
+  printf 'ensure-debian-packages: %s\n' "$*" >&2
+  exit 1
+}
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  # Not Debian: nothing to install with; the tests say what they miss.
+  printf 'ensure-debian-packages: not a Debian system, not checked; the tests need: %s\n' "${PACKAGES[*]}" >&2
+  exit 0
+fi
+
+mapfile -t missing < <(missing_packages "${PACKAGES[@]}")
+
+if [ "${1:-}" = "--check" ]; then
+  [ "${#missing[@]}" -eq 0 ] && exit 0
+  printf '%s\n' "${missing[@]}"
+  exit 1
+fi
+
+[ "${#missing[@]}" -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  as_root=(sudo -n)
+else
+  fail "missing Debian packages the tests need; install them as root: apt-get install ${missing[*]}"
+fi
+
+printf 'ensure-debian-packages: installing %s\n' "${missing[*]}" >&2
+# env carries DEBIAN_FRONTEND through sudo, which may reset the environment.
+apt=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=120)
+"${apt[@]}" update -qq
+"${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >&2
+
+mapfile -t still_missing < <(missing_packages "${missing[@]}")
+[ "${#still_missing[@]}" -eq 0 ] || fail "apt-get did not install: ${still_missing[*]}"
