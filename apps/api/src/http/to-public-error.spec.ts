@@ -28,9 +28,9 @@ describe('toPublicError', () => {
 
 describe('errorBodyFor', () => {
   const error = { status: 404, code: 'not_found', message: 'No such job.' };
-  it('uses the key API shape under /api/v1 and /tmp, the ErrorResponse shape elsewhere', () => {
-    expect(errorBodyFor('/api/v1/convert', error)).toEqual({ Status: 'Error', Message: 'No such job.' });
-    expect(errorBodyFor('/tmp/abc.png', error)).toEqual({ Status: 'Error', Message: 'No such job.' });
-    expect(errorBodyFor('/api/x402/v1/convert-file/job_x/status', error)).toEqual({ error: { code: 'not_found', message: 'No such job.' } });
+  it('uses the key API shape for the key API, the ErrorResponse shape for the x402 API and everything else', () => {
+    expect(errorBodyFor('key', error)).toEqual({ Status: 'Error', Message: 'No such job.' });
+    expect(errorBodyFor('x402', error)).toEqual({ error: { code: 'not_found', message: 'No such job.' } });
+    expect(errorBodyFor('other', { ...error, details: { job_id: 'job_x' } })).toEqual({ error: { code: 'not_found', message: 'No such job.', details: { job_id: 'job_x' } } });
   });
 });
