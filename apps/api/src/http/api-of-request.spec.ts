@@ -68,13 +68,17 @@ describe('normalisedPath', () => {
     expect(normalisedPath('/api/v1/%zz%4')).toBe('/api/v1/%zz%4');
   });
 
-  it('drops the query and fragment, empty and . segments, and resolves .. (never above the root)', () => {
+  it('drops the query, the fragment and empty segments', () => {
     expect(normalisedPath('/api/x402/v1//health?x=1')).toBe('/api/x402/v1/health');
     expect(normalisedPath('/api/v1/convert/#top')).toBe('/api/v1/convert');
-    expect(normalisedPath('/api/./v1/x/../convert')).toBe('/api/v1/convert');
-    expect(normalisedPath('/api/x402/%2e%2E/v1/convert')).toBe('/api/v1/convert');
-    expect(normalisedPath('/../../tmp/a.png')).toBe('/tmp/a.png');
     expect(normalisedPath('')).toBe('/');
     expect(normalisedPath('?only=query')).toBe('/');
+  });
+
+  it('keeps dot segments, which the router takes literally: /tmp/../x stays a request under /tmp/', () => {
+    expect(normalisedPath('/tmp/../package.json')).toBe('/tmp/../package.json');
+    expect(normalisedPath('/tmp/%2e%2E/x')).toBe('/tmp/../x');
+    expect(apiOfRequest({ routePattern: undefined, url: '/tmp/../package.json' })).toBe('key');
+    expect(apiOfRequest({ routePattern: undefined, url: '/api/v1/../x402/v1/health' })).toBe('key');
   });
 });

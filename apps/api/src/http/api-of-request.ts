@@ -49,19 +49,16 @@ export function apiOfPath(path: string): ApiName {
 
 /**
  * The path of a raw request target in a canonical spelling: query dropped, escapes of unreserved
- * characters decoded (`%61pi` → `api`), empty and `.` segments dropped and `..` resolved (as a proxy in
- * front would). Other escapes stay as sent, so `%2F` is never a separator (the router agrees) and a
- * malformed escape (`%E0%A4%A`) cannot throw. Never fails.
+ * characters decoded (`%61pi` → `api`), empty segments dropped (`//`). Other escapes stay as sent, so
+ * `%2F` is never a separator (the router agrees) and a malformed escape (`%E0%A4%A`) cannot throw.
+ * Dot segments stay too: the router takes them literally, so `/tmp/../x` is a request under /tmp/.
  */
 export function normalisedPath(url: string): string {
   const path = url.split(/[?#]/, 1)[0] ?? '';
-  const segments: string[] = [];
-  for (const raw of path.split('/')) {
-    const segment = raw.replace(PERCENT_ESCAPE, decodeIfUnreserved);
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') segments.pop();
-    else segments.push(segment);
-  }
+  const segments = path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => segment.replace(PERCENT_ESCAPE, decodeIfUnreserved));
   return `/${segments.join('/')}`;
 }
 
