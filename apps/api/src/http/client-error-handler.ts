@@ -10,9 +10,10 @@ interface SocketWithResponse {
 }
 
 /**
- * Fastify's `clientErrorHandler`: errors Node raises on the socket before a request exists for the app
- * — malformed HTTP, oversized headers, a request that did not arrive in time. It answers in the shape
- * of the request's API (see `clientErrorResponse`) and closes the socket.
+ * Fastify's `clientErrorHandler`: errors Node raises while reading a request off the socket, which the
+ * app never sees as errors of its own — malformed HTTP (in the head or a chunked body), oversized
+ * headers, a request that did not arrive in time. It answers in the shape of the request's API (see
+ * `clientErrorResponse`) and closes the socket.
  */
 export function createClientErrorHandler(logger: Logger): (error: ConnectionError, socket: Socket) => void {
   return (error, socket) => {
