@@ -8,6 +8,8 @@ import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument } from './discovery/build-openapi-document.js';
 import { OpenApiDocumentStore } from './discovery/openapi-document.store.js';
+import { answerFrameworkError } from './http/answer-framework-error.js';
+import { createClientErrorHandler } from './http/client-error-handler.js';
 import { HttpExceptionFilter } from './http/http-exception.filter.js';
 import { PinoNestLogger } from './logging/pino-nest-logger.js';
 import { MAX_UPLOAD_BYTES } from './payments/pricing.js';
@@ -27,6 +29,9 @@ export async function createHttpApp(config: AppConfig, logger: Logger): Promise<
     },
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: Boolean(config.publicBaseUrl),
+    // Errors raised before the app sees a request answer in the shape of its API, never quoting it.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: createClientErrorHandler(logger),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRole(config), adapter, {
     logger: new PinoNestLogger(logger),

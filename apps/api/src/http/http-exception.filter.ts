@@ -2,10 +2,11 @@ import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common'
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { X402UnavailableException } from '@fileshift/x402-nest';
 import { ApiErrorException } from './api-error.exception.js';
+import { apiOfFastifyRequest } from './api-of-request.js';
 import { errorBodyFor } from './error-body.js';
 import { toPublicError } from './to-public-error.js';
 
-/** The one place that turns thrown errors into responses, in the shape of the API the path belongs to. */
+/** The one place that turns thrown errors into responses, in the shape of the API the request belongs to. */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -23,6 +24,5 @@ export function sendError(exception: unknown, request: FastifyRequest, reply: Fa
   if (exception instanceof ApiErrorException) {
     for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
   }
-  const path = request.url.split('?')[0] ?? '/';
-  void reply.status(error.status).type('application/json; charset=utf-8').send(errorBodyFor(path, error));
+  void reply.status(error.status).type('application/json; charset=utf-8').send(errorBodyFor(apiOfFastifyRequest(request), error));
 }

@@ -24,13 +24,25 @@ describe('toPublicError', () => {
       .toMatchObject({ status: 400, code: 'bad_request', message: 'The request body is not valid JSON.' });
     expect(toPublicError({ statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' })).toMatchObject({ status: 413, code: 'payload_too_large' });
   });
+
+  it('answers the router\'s and the socket\'s errors with codes of their own and never their message, which quotes the URL', () => {
+    const url = '/api/x402/v1/%E0%A4%A';
+    const badUrl = toPublicError({ statusCode: 400, code: 'FST_ERR_BAD_URL', message: `'${url}' is not a valid url component` });
+    expect(badUrl).toEqual({ status: 400, code: 'bad_request', message: 'The request path is not valid: a percent-escape is malformed.' });
+    const longParam = toPublicError({ statusCode: 414, code: 'FST_ERR_MAX_PARAM_LENGTH', message: `'${url}' is exceeding the max param length` });
+    expect(longParam).toEqual({ status: 414, code: 'uri_too_long', message: 'A segment of the request path is longer than this server accepts.' });
+    expect(toPublicError({ statusCode: 414 })).toEqual({ status: 414, code: 'uri_too_long', message: 'The request URL is longer than this server accepts.' });
+    expect(toPublicError({ statusCode: 431 })).toMatchObject({ status: 431, code: 'headers_too_large' });
+    expect(toPublicError({ statusCode: 408 })).toMatchObject({ status: 408, code: 'request_timeout' });
+    expect(toPublicError({ statusCode: 500, code: 'FST_ERR_ASYNC_CONSTRAINT' })).toMatchObject({ status: 500, code: 'internal_error' });
+  });
 });
 
 describe('errorBodyFor', () => {
   const error = { status: 404, code: 'not_found', message: 'No such job.' };
-  it('uses the key API shape under /api/v1 and /tmp, the ErrorResponse shape elsewhere', () => {
-    expect(errorBodyFor('/api/v1/convert', error)).toEqual({ Status: 'Error', Message: 'No such job.' });
-    expect(errorBodyFor('/tmp/abc.png', error)).toEqual({ Status: 'Error', Message: 'No such job.' });
-    expect(errorBodyFor('/api/x402/v1/convert-file/job_x/status', error)).toEqual({ error: { code: 'not_found', message: 'No such job.' } });
+  it('uses the key API shape for the key API, the ErrorResponse shape for the x402 API and everything else', () => {
+    expect(errorBodyFor('key', error)).toEqual({ Status: 'Error', Message: 'No such job.' });
+    expect(errorBodyFor('x402', error)).toEqual({ error: { code: 'not_found', message: 'No such job.' } });
+    expect(errorBodyFor('other', { ...error, details: { job_id: 'job_x' } })).toEqual({ error: { code: 'not_found', message: 'No such job.', details: { job_id: 'job_x' } } });
   });
 });

@@ -7,12 +7,15 @@ const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   401: ApiErrorCode.Unauthorized,
   404: ApiErrorCode.NotFound,
   405: ApiErrorCode.MethodNotAllowed,
+  408: ApiErrorCode.RequestTimeout,
   409: ApiErrorCode.Conflict,
   410: ApiErrorCode.Gone,
   413: ApiErrorCode.PayloadTooLarge,
+  414: ApiErrorCode.UriTooLong,
   415: ApiErrorCode.UnsupportedMediaType,
   422: ApiErrorCode.ValidationError,
   429: ApiErrorCode.RateLimited,
+  431: ApiErrorCode.HeadersTooLarge,
   503: ApiErrorCode.DependencyUnavailable,
 };
 
@@ -20,10 +23,21 @@ const MESSAGE_BY_STATUS: Record<number, string> = {
   400: 'The request is malformed.',
   404: 'No such resource.',
   405: 'Method not allowed on this resource.',
+  408: 'The request did not arrive in time.',
   413: 'The request body is larger than allowed.',
+  414: 'The request URL is longer than this server accepts.',
   415: 'The request media type is not accepted here.',
+  431: 'The request headers are larger than this server accepts.',
   500: 'Internal error. The request id in the x-request-id header identifies it in our logs.',
 };
+
+/** Messages of framework errors that say more than their status; none of them quotes the request. */
+const MESSAGE_BY_FASTIFY_CODE = new Map<string | undefined, string>([
+  ['FST_ERR_CTP_INVALID_JSON_BODY', 'The request body is not valid JSON.'],
+  ['FST_ERR_CTP_EMPTY_JSON_BODY', 'The request body is not valid JSON.'],
+  ['FST_ERR_BAD_URL', 'The request path is not valid: a percent-escape is malformed.'],
+  ['FST_ERR_MAX_PARAM_LENGTH', 'A segment of the request path is longer than this server accepts.'],
+]);
 
 interface FastifyLikeError {
   statusCode?: number;
@@ -47,9 +61,7 @@ export function toPublicError(error: unknown): PublicError {
   const fastifyError = error as FastifyLikeError;
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    const message = fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-      ? 'The request body is not valid JSON.'
-      : (MESSAGE_BY_STATUS[status] ?? 'The request was refused.');
+    const message = MESSAGE_BY_FASTIFY_CODE.get(fastifyError.code) ?? MESSAGE_BY_STATUS[status] ?? 'The request was refused.';
     return { status, code: CODE_BY_STATUS[status] ?? codeForUnknown(status), message };
   }
   return { status: 500, code: ApiErrorCode.InternalError, message: MESSAGE_BY_STATUS[500] };

@@ -3,15 +3,18 @@ import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
+import { apiOfPath, matchedRoutePattern, normalisedPath } from '../http/api-of-request.js';
 import { RateLimitStore } from './rate-limit.store.js';
 
 const WINDOW_SECONDS = 60;
-const LIMITED = /^\/api\/x402\/v1\/(?!health)/;
+/** Route patterns of the health probes, which are never throttled. */
+const HEALTH_ROUTE = /^\/api\/x402\/v1\/health(\/|$)/;
 
 /**
  * Per-client limit on the x402 API (health excluded, so probes are never throttled): 429 with
- * Retry-After past X402_RATE_LIMIT_PER_MINUTE. If Redis cannot be asked, requests pass: the limit
- * protects the service; it must not take it down.
+ * Retry-After past X402_RATE_LIMIT_PER_MINUTE. Which requests count is decided by the route the router
+ * matched, not by the URL as sent, so no spelling of a path (`/api/x402/v%31/…`) escapes the count.
+ * If Redis cannot be asked, requests pass: the limit protects the service; it must not take it down.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -24,7 +27,7 @@ export class RateLimitGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (!LIMITED.test(request.url)) return true;
+    if (!isLimited(request)) return true;
     let hit;
     try {
       hit = await this.store.hit(request.ip, WINDOW_SECONDS);
@@ -43,4 +46,10 @@ export class RateLimitGuard implements CanActivate {
     }
     return true;
   }
+}
+
+/** Every x402 route but health, by the matched route (guards run only on matched routes; the path stands in otherwise). */
+function isLimited(request: FastifyRequest): boolean {
+  const route = matchedRoutePattern(request) ?? normalisedPath(request.url);
+  return apiOfPath(route) === 'x402' && !HEALTH_ROUTE.test(route);
 }
