@@ -15,11 +15,16 @@ export interface DetectionInput {
   header: Uint8Array;
 }
 
+/** What vouches for a candidate: the bytes themselves, or only the file name (or MIME hint). */
+export type DetectionEvidence = 'content' | 'name';
+
 export interface DetectionCandidate {
   format: FileFormat;
   /** 0..1 */
   confidence: number;
   reasons: string[];
+  /** `content` when the bytes show the format (or its family, the name picking within it); `name` when nothing in the bytes does. */
+  evidence: DetectionEvidence;
 }
 
 export interface DetectionResult {
@@ -47,13 +52,13 @@ export function detectFormat(input: DetectionInput): DetectionResult {
   // A byte-order mark means text, even where its bytes look like an audio frame sync.
   const content = hasBom(header) ? textGuess(header) : (binarySignature(header) ?? textGuess(header));
   const candidates: DetectionCandidate[] = [];
-  const add = (format: FileFormat | undefined, confidence: number, reasons: string[]) => {
+  const add = (format: FileFormat | undefined, confidence: number, reasons: string[], evidence: DetectionEvidence = 'content') => {
     if (!format || candidates.some((c) => c.format.id === format.id)) return;
-    candidates.push({ format, confidence: round(Math.min(0.99, Math.max(0.01, confidence))), reasons });
+    candidates.push({ format, confidence: round(Math.min(0.99, Math.max(0.01, confidence))), reasons, evidence });
   };
 
   if (!content) {
-    if (prior) add(prior, 0.35, [`only the ${extension ? `extension .${extension}` : `MIME hint ${input.mimeHint}`} suggests it; the bytes show no known signature`]);
+    if (prior) add(prior, 0.35, [`only the ${extension ? `extension .${extension}` : `MIME hint ${input.mimeHint}`} suggests it; the bytes show no known signature`], 'name');
     return result(candidates, extension);
   }
 
@@ -75,7 +80,7 @@ export function detectFormat(input: DetectionInput): DetectionResult {
     add(detected, 1 - (1 - confidence) / 2, [...reasons, 'the extension agrees']);
   } else {
     add(detected, prior ? confidence * 0.97 : confidence, prior ? [...reasons, `the extension .${extension} says ${prior.id}, the content does not`] : reasons);
-    if (prior) add(prior, 0.1, [`only the extension .${extension} suggests it`]);
+    if (prior) add(prior, 0.1, [`only the extension .${extension} suggests it`], 'name');
   }
   if (content.minSize !== undefined && input.sizeBytes < content.minSize) {
     for (const candidate of candidates) {

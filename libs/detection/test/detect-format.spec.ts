@@ -104,7 +104,17 @@ describe('detectFormat', () => {
     const result = detect('notes.docx', hex('00 01 02 03 04 05 06 07 08 09 0a 0b'));
     expect(result.best?.format.id).toBe('docx');
     expect(result.best!.confidence).toBeLessThanOrEqual(0.5);
+    expect(result.best!.evidence).toBe('name');
     expect(detect('noext', hex('00 01 02 03 04 05 06 07')).best).toBeNull();
+  });
+
+  it('says what vouches for each candidate: the bytes, or only the name', () => {
+    expect(detect('a.png', PNG).best!.evidence).toBe('content');
+    const misnamed = detect('holiday.jpg', PNG);
+    expect(misnamed.candidates.map((c) => [c.format.id, c.evidence])).toEqual([['png', 'content'], ['jpg', 'name']]);
+    // Within a family the bytes show (a zip), the name picks the member: the bytes still vouch for it.
+    expect(detect('report.docx', zipEntry('[Content_Types].xml')).best).toMatchObject({ evidence: 'content' });
+    expect(detect('picture.png', Buffer.from('not an image at all, just some words in a file')).best?.evidence).not.toBe('name');
   });
 
   it('distrusts a size no whole file of the format can have', () => {
