@@ -12,9 +12,9 @@ export interface PaidOptions extends PaidRoute {
 }
 
 /**
- * Marks a route as paid with x402. Its handler validates the request as usual and returns
- * `chargeFor(price, work)`; the payment is asked for, verified and settled around that work, and a
- * challenge is answered in the x402 shape.
+ * Marks a route as paid with x402. Its handler receives the request's payment with `@Payment()`,
+ * collects it once the request is known to be valid, and settles it once the work is done; a challenge
+ * is answered in the x402 shape.
  */
 export function Paid(options: PaidOptions): MethodDecorator {
   return applyDecorators(SetMetadata(PAID_ROUTE_METADATA, options), UseInterceptors(X402Interceptor), UseFilters(X402ChallengeFilter));

@@ -1,4 +1,4 @@
-import type { PaymentReceipt } from './paid-work.js';
+import type { PaymentReceipt } from './route-payment.js';
 
 /** What the gate records about a payment; the application stores it (e.g. in PostgreSQL). */
 export interface VerifiedPaymentRecord {

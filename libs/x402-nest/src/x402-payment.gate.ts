@@ -14,13 +14,22 @@ import { HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AcceptedPayment } from './accepted-payment.js';
 import { FastifyHttpAdapter } from './fastify-http.adapter.js';
-import type { PaidWork } from './paid-work.js';
 import { type PaymentLedger, PaymentReplayError } from './payment-ledger.js';
 import { encodeHeader, readPaymentHeader, upgradeV1Payment } from './payment-header.js';
 import { payerOf, paymentNonce } from './payment-nonce.js';
+import type { CollectedPayment, RoutePayment } from './route-payment.js';
+import { withRetries } from './with-retries.js';
 import { X402PaymentRequiredException, X402UnavailableException } from './x402.exceptions.js';
 
 const REPLAY_REASON = 'payment_already_used: this signed payment was presented before';
+/** About 15 s in all: longer than a database restart, short enough for the client still to wait. */
+const SETTLED_RECORD_RETRIES = { attempts: 6, firstDelayMs: 500, maxDelayMs: 4000 };
+
+function toPrice(priceAtomic: number | bigint | string): string {
+  const price = BigInt(priceAtomic);
+  if (price <= 0n) throw new RangeError('a paid route needs a positive price');
+  return price.toString();
+}
 
 export interface PaidRoute {
   /** Stable name of the paid operation, recorded with each payment. */
@@ -40,9 +49,8 @@ export interface X402GateOptions {
 }
 
 /**
- * Drives `@x402/core`'s HTTP resource server for Fastify requests: challenge, verify, record,
- * run the route's work, settle, and answer — in that order, so a request that fails validation
- * is never challenged and a payment that does not settle leaves nothing behind.
+ * Drives `@x402/core`'s HTTP resource server for Fastify requests: challenge, verify and record when a
+ * route collects its payment; settle (and record) when the route says its work is done.
  */
 export class X402PaymentGate {
   private readonly routeServers = new Map<string, Promise<x402HTTPResourceServer>>();
@@ -55,19 +63,16 @@ export class X402PaymentGate {
     return this.options.accepts;
   }
 
-  async charge<T, R>(request: FastifyRequest, reply: FastifyReply, route: PaidRoute, work: PaidWork<T, R>): Promise<R> {
-    let ran = false;
-    try {
-      return await this.chargeOnce(request, reply, route, work, () => (ran = true));
-    } finally {
-      if (!ran) await work.options.onRefused?.();
-    }
+  /** The payment of one request to `route`: what its handler collects and settles. */
+  paymentFor(request: FastifyRequest, reply: FastifyReply, route: PaidRoute): RoutePayment {
+    return { collect: async (priceAtomic, reference) => this.collect(request, reply, route, toPrice(priceAtomic), reference) };
   }
 
-  private async chargeOnce<T, R>(request: FastifyRequest, reply: FastifyReply, route: PaidRoute, work: PaidWork<T, R>, running: () => void): Promise<R> {
+  /** Challenge, decode, verify and record: the payment is then held until its route settles or releases it. */
+  private async collect(request: FastifyRequest, reply: FastifyReply, route: PaidRoute, priceAtomic: string, reference: string | undefined): Promise<CollectedPayment> {
     const server = await this.routeServer(route);
     const context = (paymentHeader?: string): HTTPRequestContext => ({
-      adapter: new FastifyHttpAdapter(request, work.priceAtomic, paymentHeader, this.options.publicBaseUrl),
+      adapter: new FastifyHttpAdapter(request, priceAtomic, paymentHeader, this.options.publicBaseUrl),
       path: request.url.split('?')[0] ?? '/',
       method: request.method,
       paymentHeader,
@@ -104,41 +109,45 @@ export class X402PaymentGate {
     if (verified.type === 'payment-error') throw this.refusal(verified.response);
     if (verified.type !== 'payment-verified') throw new Error(`route ${route.name} is not protected`);
     const { paymentPayload, paymentRequirements, declaredExtensions } = verified;
+    const recordId = await this.recordVerified(server, context(), route, paymentPayload, reference);
+    const ledger = this.options.ledger;
+    let open = true;
+    const close = () => {
+      if (!open) throw new Error(`the payment of ${route.name} was already settled or released`);
+      open = false;
+    };
 
-    const recordId = await this.recordVerified(server, context(), route, paymentPayload, work.options.reference);
-    let result: T;
-    running();
-    try {
-      result = await work.run();
-    } catch (error) {
-      await this.options.ledger.recordFailed(recordId, 'request_failed');
-      throw error;
-    }
-
-    let settlement;
-    try {
-      settlement = await server.processSettlement(paymentPayload, paymentRequirements, declaredExtensions, {
-        request: context(paymentHeader),
-      });
-    } catch (error) {
-      this.options.onError?.('settlement failed to run', error);
-      await this.options.ledger.recordFailed(recordId, 'settlement_unavailable');
-      await work.options.abandon?.(result);
-      throw new X402UnavailableException('The payment facilitator is unavailable; nothing was charged. Retry later.');
-    }
-    if (!settlement.success) {
-      await this.options.ledger.recordFailed(recordId, settlement.errorReason);
-      await work.options.abandon?.(result);
-      throw await this.challenge(server, context(), `settlement_failed: ${settlement.errorReason}${settlement.errorMessage ? ` (${settlement.errorMessage})` : ''}`);
-    }
-
-    const receipt = await this.options.ledger.recordSettled(recordId, {
-      txHash: settlement.transaction,
-      payer: settlement.payer ?? payerOf(paymentPayload) ?? null,
-      settledAt: new Date(),
-    });
-    for (const [name, value] of Object.entries(settlement.headers)) reply.header(name, value);
-    return work.options.present ? work.options.present(result, receipt) : (result as unknown as R);
+    return {
+      network: paymentRequirements.network,
+      amountAtomic: paymentRequirements.amount,
+      payer: payerOf(paymentPayload) ?? null,
+      release: async (reason) => {
+        close();
+        await ledger.recordFailed(recordId, reason);
+      },
+      settle: async () => {
+        close();
+        let settlement;
+        try {
+          settlement = await server.processSettlement(paymentPayload, paymentRequirements, declaredExtensions, { request: context(paymentHeader) });
+        } catch (error) {
+          this.options.onError?.('settlement failed to run', error);
+          await ledger.recordFailed(recordId, 'settlement_unavailable');
+          throw new X402UnavailableException('The payment facilitator is unavailable; nothing was charged. Retry later.');
+        }
+        if (!settlement.success) {
+          await ledger.recordFailed(recordId, settlement.errorReason);
+          throw await this.challenge(server, context(), `settlement_failed: ${settlement.errorReason}${settlement.errorMessage ? ` (${settlement.errorMessage})` : ''}`);
+        }
+        // The money moved: the record must follow, even through a short database outage.
+        const receipt = await withRetries(
+          () => ledger.recordSettled(recordId, { txHash: settlement.transaction, payer: settlement.payer ?? payerOf(paymentPayload) ?? null, settledAt: new Date() }),
+          { ...SETTLED_RECORD_RETRIES, onRetry: (error) => this.options.onError?.(`recording settled payment ${recordId} (tx ${settlement.transaction}) failed; retrying`, error) },
+        );
+        for (const [name, value] of Object.entries(settlement.headers)) reply.header(name, value);
+        return receipt;
+      },
+    };
   }
 
   private async recordVerified(

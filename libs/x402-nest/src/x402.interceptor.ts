@@ -1,13 +1,13 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { from, mergeMap, type Observable } from 'rxjs';
-import { FreeAnswer, PaidWork } from './paid-work.js';
+import type { Observable } from 'rxjs';
 import { PAID_ROUTE_METADATA } from './paid-route.metadata.js';
 import type { PaidOptions } from './paid.decorator.js';
+import { attachRoutePayment } from './payment.decorator.js';
 import { X402PaymentGate } from './x402-payment.gate.js';
 
-/** Runs the x402 flow around the `PaidWork` a `@Paid` handler returns. */
+/** Hands a `@Paid` route's handler the payment of its request (read with `@Payment()`), bound to the route's gate. */
 @Injectable()
 export class X402Interceptor implements NestInterceptor {
   constructor(
@@ -19,16 +19,8 @@ export class X402Interceptor implements NestInterceptor {
     const options = this.reflector.get<PaidOptions>(PAID_ROUTE_METADATA, context.getHandler());
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
     const gate = this.moduleRef.get<X402PaymentGate>(options.gate ?? X402PaymentGate, { strict: false });
-    return next.handle().pipe(
-      mergeMap((value: unknown) => {
-        if (value instanceof FreeAnswer) return from([value.value]);
-        if (!(value instanceof PaidWork)) {
-          throw new Error(`@Paid route ${options.name} must return chargeFor(price, work)`);
-        }
-        return from(gate.charge(request, reply, options, value));
-      }),
-    );
+    attachRoutePayment(request, gate.paymentFor(request, http.getResponse<FastifyReply>(), options));
+    return next.handle();
   }
 }

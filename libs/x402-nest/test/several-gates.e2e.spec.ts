@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import { Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -13,47 +12,29 @@ import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chargeFor, Paid, type PaymentLedger, type PaymentReceipt, X402Module } from '../src/index.js';
+import { Paid, Payment, type RoutePayment, X402Module } from '../src/index.js';
+import { MemoryLedger } from './support/memory-ledger.js';
 
 const SHOP = Symbol('shop gate');
 const LIBRARY = Symbol('library gate');
-
-/** The persistence boundary of a gate, in memory: this test is about the module, not a database. */
-class MemoryLedger implements PaymentLedger {
-  readonly records = new Map<string, { nonce: string; network: string; payTo: string; amountAtomic: string; status: string; txHash?: string }>();
-
-  async wasPresented(network: string, nonce: string) {
-    return [...this.records.values()].some((record) => record.network === network && record.nonce === nonce);
-  }
-  async recordVerified(record: Parameters<PaymentLedger['recordVerified']>[0]) {
-    const id = randomUUID();
-    this.records.set(id, { ...record, status: 'verified' });
-    return id;
-  }
-  async recordSettled(id: string, settlement: Parameters<PaymentLedger['recordSettled']>[1]): Promise<PaymentReceipt> {
-    const record = this.records.get(id)!;
-    Object.assign(record, { status: 'settled', txHash: settlement.txHash });
-    return { scheme: 'exact', network: record.network, amountAtomic: record.amountAtomic, asset: '', payTo: record.payTo, payer: settlement.payer, txHash: settlement.txHash, settledAt: settlement.settledAt };
-  }
-  async recordFailed(id: string) {
-    this.records.get(id)!.status = 'failed';
-  }
-}
 
 @Controller()
 class ShopController {
   @Post('shop/coffee')
   @HttpCode(200)
   @Paid({ name: 'buyCoffee', description: 'A coffee', gate: SHOP })
-  coffee() {
-    return chargeFor(1000, () => ({ served: 'coffee' }), { present: (result, receipt) => ({ ...result, paidTo: receipt.payTo, tx: receipt.txHash }) });
+  async coffee(@Payment() payment: RoutePayment) {
+    const paid = await payment.collect(1000);
+    const receipt = await paid.settle();
+    return { served: 'coffee', paidTo: receipt.payTo, tx: receipt.txHash };
   }
 
   @Post('library/book')
   @HttpCode(200)
   @Paid({ name: 'borrowBook', description: 'A book', gate: LIBRARY })
-  book() {
-    return chargeFor(3000, () => ({ served: 'book' }));
+  async book(@Payment() payment: RoutePayment) {
+    await (await payment.collect(3000)).settle();
+    return { served: 'book' };
   }
 }
 

@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import { x402ResourceServer } from '@x402/core/server';
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
+import { ExactEvmScheme } from '@x402/evm/exact/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { encodeHeader, X402PaymentGate, X402PaymentRequiredException, X402UnavailableException } from '../src/index.js';
+import { FakeFacilitator } from './support/fake-facilitator.js';
+import { MemoryLedger } from './support/memory-ledger.js';
+
+const NETWORK = 'eip155:8453';
+const ASSET = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const PAY_TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const PAYER = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+const ROUTE = { name: 'detectFileType', description: 'Detect a file type.' };
+
+/** The parts of a Fastify request and reply the gate reads and writes. */
+function exchange(headers: Record<string, string> = {}) {
+  const request = { headers, url: '/api/x402/v1/detect-file-type', method: 'POST', protocol: 'http', host: 'localhost', query: {}, body: {} } as unknown as FastifyRequest;
+  const sent: Record<string, string> = {};
+  const reply = { header: (name: string, value: string) => (sent[name.toLowerCase()] = value) } as unknown as FastifyReply;
+  return { request, reply, sent };
+}
+
+function evmPayment(accepted: PaymentRequirements, nonce = `0x${randomBytes(32).toString('hex')}`): PaymentPayload {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    x402Version: 2,
+    accepted,
+    payload: {
+      signature: `0x${'ab'.repeat(65)}`,
+      authorization: { from: PAYER, to: accepted.payTo, value: accepted.amount, validAfter: String(now - 60), validBefore: String(now + 300), nonce },
+    },
+  };
+}
+
+describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
+  let facilitator: FakeFacilitator;
+  let ledger: MemoryLedger;
+  let gate: X402PaymentGate;
+  const errors: string[] = [];
+
+  beforeEach(() => {
+    facilitator = new FakeFacilitator(NETWORK);
+    ledger = new MemoryLedger();
+    errors.length = 0;
+    gate = new X402PaymentGate({
+      resourceServer: new x402ResourceServer(facilitator).register(NETWORK, new ExactEvmScheme()),
+      accepts: [{ scheme: 'exact', network: NETWORK, asset: ASSET, payTo: PAY_TO, extra: { name: 'USD Coin', version: '2' } }],
+      ledger,
+      onError: (message) => errors.push(message),
+    });
+  });
+
+  async function challengeOf(price: number): Promise<PaymentRequired> {
+    const { request, reply } = exchange();
+    const refusal = await gate.paymentFor(request, reply, ROUTE).collect(price).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(X402PaymentRequiredException);
+    return (refusal as X402PaymentRequiredException).challenge;
+  }
+
+  const collectWith = (payload: unknown, price = 2000, reference?: string) => {
+    const { request, reply, sent } = exchange({ 'payment-signature': encodeHeader(payload) });
+    return { sent, collecting: gate.paymentFor(request, reply, ROUTE).collect(price, reference) };
+  };
+
+  it('without a payment: 402 with the challenge in the header and the body, the facilitator never asked', async () => {
+    const { request, reply } = exchange();
+    const refusal = (await gate.paymentFor(request, reply, ROUTE).collect(2000).catch((error: unknown) => error)) as X402PaymentRequiredException;
+    expect(refusal).toBeInstanceOf(X402PaymentRequiredException);
+    expect(refusal.getStatus()).toBe(402);
+    expect(refusal.challenge.accepts).toEqual([expect.objectContaining({ scheme: 'exact', network: NETWORK, amount: '2000', asset: ASSET, payTo: PAY_TO })]);
+    expect(JSON.parse(Buffer.from(refusal.headers['PAYMENT-REQUIRED']!, 'base64').toString())).toEqual(refusal.challenge);
+    expect(facilitator.verified).toHaveLength(0);
+    expect(ledger.all()).toEqual([]);
+  });
+
+  it('an undecodable header: 402 naming what is wrong, the facilitator never asked', async () => {
+    const { request, reply } = exchange({ 'payment-signature': 'not base64 json!' });
+    const refusal = (await gate.paymentFor(request, reply, ROUTE).collect(2000).catch((error: unknown) => error)) as X402PaymentRequiredException;
+    expect(refusal.challenge.error).toMatch(/^invalid_payment_header: /);
+    expect(facilitator.verified).toHaveLength(0);
+  });
+
+  it('collects, records with its reference, settles once, records the settlement and sets PAYMENT-RESPONSE', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    const { sent, collecting } = collectWith(evmPayment(accepted!), 2000, 'job_abc');
+    const paid = await collecting;
+    expect(paid).toMatchObject({ network: NETWORK, amountAtomic: '2000', payer: PAYER });
+    expect(ledger.all()).toEqual([expect.objectContaining({ endpoint: ROUTE.name, reference: 'job_abc', status: 'verified', amountAtomic: '2000', payTo: PAY_TO })]);
+    expect(facilitator.settled).toHaveLength(0);
+
+    const receipt = await paid.settle();
+    expect(facilitator.settled).toHaveLength(1);
+    expect(receipt).toMatchObject({ network: NETWORK, amountAtomic: '2000', payTo: PAY_TO, payer: PAYER, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(ledger.all()[0]).toMatchObject({ status: 'settled', txHash: receipt.txHash });
+    expect(sent['payment-response']).toBeTruthy();
+    await expect(paid.settle()).rejects.toThrow(/already settled or released/);
+    expect(facilitator.settled).toHaveLength(1);
+  });
+
+  it('a payment refused by the facilitator: 402 with its reason, nothing recorded', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    facilitator.verifyWith = 'refuse';
+    const refusal = (await collectWith(evmPayment(accepted!)).collecting.catch((error: unknown) => error)) as X402PaymentRequiredException;
+    expect(refusal).toBeInstanceOf(X402PaymentRequiredException);
+    expect(refusal.challenge.error).toBe('invalid_exact_evm_payload_signature');
+    expect(ledger.all()).toEqual([]);
+  });
+
+  it('a payment for another amount than the price: 402, never verified', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    const refusal = (await collectWith(evmPayment({ ...accepted!, amount: '1' })).collecting.catch((error: unknown) => error)) as X402PaymentRequiredException;
+    expect(refusal.challenge.error).toBe('No matching payment requirements');
+    expect(facilitator.verified).toHaveLength(0);
+  });
+
+  it('an unreachable facilitator: 503, nothing recorded or charged', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    facilitator.verifyWith = 'unreachable';
+    await expect(collectWith(evmPayment(accepted!)).collecting).rejects.toBeInstanceOf(X402UnavailableException);
+    expect(ledger.all()).toEqual([]);
+  });
+
+  it('the same signed payment twice: the second is refused as already used and not recorded again', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    const payment = evmPayment(accepted!);
+    await (await collectWith(payment).collecting).settle();
+    const replay = (await collectWith(payment).collecting.catch((error: unknown) => error)) as X402PaymentRequiredException;
+    expect(replay.challenge.error).toMatch(/^payment_already_used/);
+    expect(ledger.all()).toHaveLength(1);
+    expect(facilitator.settled).toHaveLength(1);
+  });
+
+  it('a settlement that fails: 402 with the reason and the record marked failed', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    const paid = await collectWith(evmPayment(accepted!)).collecting;
+    facilitator.settleWith = 'refuse';
+    const refusal = (await paid.settle().catch((error: unknown) => error)) as X402PaymentRequiredException;
+    expect(refusal.challenge.error).toMatch(/^settlement_failed: insufficient_funds/);
+    expect(ledger.all()[0]).toMatchObject({ status: 'failed', failureReason: 'insufficient_funds' });
+  });
+
+  it('a facilitator that cannot settle: 503 and the record marked failed', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    const paid = await collectWith(evmPayment(accepted!)).collecting;
+    facilitator.settleWith = 'unreachable';
+    await expect(paid.settle()).rejects.toBeInstanceOf(X402UnavailableException);
+    expect(ledger.all()[0]).toMatchObject({ status: 'failed', failureReason: 'settlement_unavailable' });
+  });
+
+  it('released after failed work: never settled, the record says why', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    const paid = await collectWith(evmPayment(accepted!)).collecting;
+    await paid.release('request_failed');
+    expect(ledger.all()[0]).toMatchObject({ status: 'failed', failureReason: 'request_failed' });
+    await expect(paid.settle()).rejects.toThrow(/already settled or released/);
+    expect(facilitator.settled).toHaveLength(0);
+  });
+
+  it('records a settlement through a short database outage: the money moved', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    const paid = await collectWith(evmPayment(accepted!)).collecting;
+    ledger.failNextSettledRecords = 2;
+    const receipt = await paid.settle();
+    expect(ledger.all()[0]).toMatchObject({ status: 'settled', txHash: receipt.txHash });
+    expect(errors.filter((message) => message.includes('retrying'))).toHaveLength(2);
+  });
+
+  it('lifts a legacy v1 X-PAYMENT payload to the requirement offered for its network', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    const v1 = { x402Version: 1, scheme: 'exact', network: 'base', payload: evmPayment(accepted!).payload };
+    const { request, reply } = exchange({ 'x-payment': encodeHeader(v1) });
+    const paid = await gate.paymentFor(request, reply, ROUTE).collect(2000);
+    expect(paid.network).toBe(NETWORK);
+    expect(facilitator.verified[0]).toMatchObject({ x402Version: 2, accepted: { network: NETWORK, amount: '2000' } });
+  });
+
+  it('refuses a price that is not positive', async () => {
+    const { request, reply } = exchange();
+    await expect(gate.paymentFor(request, reply, ROUTE).collect(0)).rejects.toBeInstanceOf(RangeError);
+  });
+});
