@@ -1,32 +1,27 @@
 import type { Readable } from 'node:stream';
 
-export interface StoredFile {
-  size: number;
-  sha256: string;
-  /** The first bytes, for detection. */
-  head: Buffer;
-}
-
-export class FileTooLargeError extends Error {
-  constructor(readonly maxBytes: number) {
-    super(`the file exceeds ${maxBytes} bytes`);
-  }
-}
-
 /**
- * Where uploaded and converted files live. Local directory now; an S3-compatible store can
- * implement the same interface (materialising files for the engines in `localPath`).
+ * Where uploaded and converted files live, as a streaming key/value store: the local directory now, an
+ * S3-compatible store later. Nothing outside a driver knows how keys map to places; the engines never
+ * see storage (a worker copies a job's input into its scratch directory and puts the output back).
  */
 export interface FileStorage {
-  /** Streams `source` into `key`, never holding it whole; stops and removes it past `maxBytes`. */
-  write(key: string, source: Readable, maxBytes: number): Promise<StoredFile>;
-  read(key: string): Readable;
-  size(key: string): Promise<number | null>;
-  move(from: string, to: string): Promise<void>;
-  copy(from: string, to: string): Promise<void>;
+  /** Streams `body` into `key` (replacing it). When `body` fails, nothing is left under `key` and the error is rethrown. */
+  put(key: string, body: Readable): Promise<void>;
+  /** The stored bytes; {@link StoredFileMissingError} when there is nothing under `key`. */
+  get(key: string): Promise<Readable>;
+  /** Removes `key`; a missing key is not an error. */
   delete(key: string): Promise<void>;
-  /** A path the conversion engines can read or write directly. */
-  localPath(key: string): Promise<string>;
+  /** Size in bytes, or null when there is nothing under `key`. */
+  size(key: string): Promise<number | null>;
+  exists(key: string): Promise<boolean>;
 }
 
 export const FILE_STORAGE = Symbol('FILE_STORAGE');
+
+export class StoredFileMissingError extends Error {
+  constructor(readonly key: string) {
+    super(`no stored file under ${key}`);
+    this.name = 'StoredFileMissingError';
+  }
+}

@@ -1,16 +1,17 @@
-import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type FileStorage, FileTooLargeError, type StoredFile } from './file-storage.js';
+import { type FileStorage, StoredFileMissingError } from './file-storage.js';
 
-const HEAD_BYTES = 200;
 const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
 
-/** Files under one directory; keys are validated so no key can reach outside it. */
+/**
+ * Files under one directory. Keys are validated so none can reach outside it, and a put writes a
+ * temporary file renamed into place, so a reader never sees half a file and a failed put leaves nothing.
+ */
 export class LocalFileStorage implements FileStorage {
   private readonly root: string;
 
@@ -18,67 +19,45 @@ export class LocalFileStorage implements FileStorage {
     this.root = resolve(root);
   }
 
-  async write(key: string, source: Readable, maxBytes: number): Promise<StoredFile> {
-    const path = await this.prepare(key);
-    const hash = createHash('sha256');
-    const head: Buffer[] = [];
-    let size = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        if (size > maxBytes) return done(new FileTooLargeError(maxBytes));
-        hash.update(chunk);
-        if (size - chunk.length < HEAD_BYTES) head.push(chunk.subarray(0, HEAD_BYTES - (size - chunk.length)));
-        done(null, chunk);
-      },
-    });
+  async put(key: string, body: Readable): Promise<void> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    const partial = `${path}.partial-${randomBytes(6).toString('hex')}`;
     try {
-      await pipeline(source, meter, createWriteStream(path, { flags: 'wx' }));
+      await pipeline(body, createWriteStream(partial, { flags: 'wx' }));
+      await rename(partial, path);
     } catch (error) {
-      await rm(path, { force: true });
+      await rm(partial, { force: true });
       throw error;
     }
-    return { size, sha256: hash.digest('hex'), head: Buffer.concat(head) };
   }
 
-  read(key: string): Readable {
-    return createReadStream(this.pathOf(key));
-  }
-
-  async size(key: string): Promise<number | null> {
-    return stat(this.pathOf(key)).then((s) => s.size, () => null);
-  }
-
-  async move(from: string, to: string): Promise<void> {
-    const target = await this.prepare(to);
-    await rename(this.pathOf(from), target);
-  }
-
-  /** A hard link where the file system allows it (no bytes copied; both names stay independent to delete). */
-  async copy(from: string, to: string): Promise<void> {
-    const source = this.pathOf(from);
-    const target = await this.prepare(to);
-    await link(source, target).catch(() => copyFile(source, target));
+  async get(key: string): Promise<Readable> {
+    const handle = await open(this.pathOf(key), 'r').catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'ENOENT' ? new StoredFileMissingError(key) : error;
+    });
+    return handle.createReadStream();
   }
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }
 
-  async localPath(key: string): Promise<string> {
-    return this.prepare(key);
+  async size(key: string): Promise<number | null> {
+    return stat(this.pathOf(key)).then(
+      (s) => (s.isFile() ? s.size : null),
+      () => null,
+    );
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.size(key)) !== null;
   }
 
   private pathOf(key: string): string {
     if (!KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) throw new Error(`invalid storage key ${JSON.stringify(key)}`);
     const path = join(this.root, key);
     if (!path.startsWith(this.root + sep)) throw new Error(`storage key escapes the root: ${key}`);
-    return path;
-  }
-
-  private async prepare(key: string): Promise<string> {
-    const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
     return path;
   }
 }
