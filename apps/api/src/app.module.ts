@@ -2,6 +2,7 @@ import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common'
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DeploymentModule } from './deployment/deployment.module.js';
 import { DetectionModule } from './detection/detection.module.js';
 import { DiscoveryModule } from './discovery/discovery.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -19,7 +20,7 @@ export class AppModule {
   static forRole(config: AppConfig): DynamicModule {
     const serves = config.role === 'api' || config.role === 'all';
     const works = config.role === 'worker' || config.role === 'all';
-    const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule, QueueModule, StorageModule];
+    const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule, DeploymentModule, QueueModule, StorageModule];
     if (serves) imports.push(RateLimitModule, PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, JobsModule, KeyApiModule);
     if (works) imports.push(WorkerModule);
     return { module: AppModule, imports };

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { DevChain } from '@fileshift/devchain';
 import sharp from 'sharp';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobInputKey, jobOutputKey } from '../src/jobs/job-storage-keys.js';
+import { FILE_STORAGE, type FileStorage } from '../src/storage/file-storage.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { runPurgeExpired } from './support/test-queue.js';
 import { payingFetch } from './support/x402-payer.js';
@@ -223,12 +223,13 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
     const response = await convert(pay, png, fieldsFor(png, 'gone.png', 'webp'));
     const { job_id: jobId, status_url: statusUrl } = (await response.json()) as { job_id: string; status_url: string };
     await waitForEnd(statusUrl);
-    const jobDir = join(t.config.dataDir, 'files', 'jobs', jobId);
-    expect(readdirSync(jobDir).sort()).toEqual(['input', 'output.webp']);
+    const storage = t.app.get<FileStorage>(FILE_STORAGE);
+    const files = [jobInputKey(jobId), jobOutputKey(jobId, 'webp')];
+    expect(await Promise.all(files.map((key) => storage.exists(key)))).toEqual([true, true]);
     const deleted = await fetch(`${t.baseUrl}/api/x402/v1/convert-file/${jobId}/delete`, { method: 'DELETE' });
     expect(deleted.status).toBe(200);
     expect(await deleted.json()).toEqual({ success: true, message: expect.any(String) });
-    expect(existsSync(join(jobDir, 'input')) || existsSync(join(jobDir, 'output.webp'))).toBe(false);
+    expect(await Promise.all(files.map((key) => storage.exists(key)))).toEqual([false, false]);
     for (const [method, path] of [['GET', 'status'], ['GET', 'result'], ['DELETE', 'delete']]) {
       const after = await fetch(`${t.baseUrl}/api/x402/v1/convert-file/${jobId}/${path}`, { method });
       expect(after.status, path).toBe(410);
@@ -251,8 +252,9 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
 
     await db.query(`UPDATE conversion_jobs SET expires_at = now() - interval '1 second' WHERE id = $1`, [jobId]);
     expect((await fetch(statusUrl)).status).toBe(410);
-    expect(await runPurgeExpired(t.config.redisUrl, t.config.queuePrefix)).toEqual({ purged: 1, purgedUploads: 0 });
-    expect(existsSync(join(t.config.dataDir, 'files', 'jobs', jobId, 'input'))).toBe(false);
+    expect(await runPurgeExpired({ redisUrl: t.config.redisUrl, prefix: t.config.queuePrefix, databaseUrl: t.config.databaseUrl! })).toEqual({ purged: 1, purgedUploads: 0 });
+    const storage = t.app.get<FileStorage>(FILE_STORAGE);
+    expect(await Promise.all([jobInputKey(jobId), jobOutputKey(jobId, 'webp')].map((key) => storage.exists(key)))).toEqual([false, false]);
     const gone = await fetch(statusUrl);
     expect(gone.status).toBe(410);
     expect(((await gone.json()) as { error: { message: string } }).error.message).toContain('expired');

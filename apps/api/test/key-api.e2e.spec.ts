@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getFormat } from '@fileshift/formats';
 import sharp from 'sharp';
@@ -7,6 +7,8 @@ import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeysRepository } from '../src/api-keys/api-keys.repository.js';
 import { CONVERSION_GRAPH, type ConversionTargets } from '../src/conversion/conversion-graph.token.js';
+import { uploadStorageKey } from '../src/key-api/key-api-uploads.js';
+import { FILE_STORAGE, type FileStorage } from '../src/storage/file-storage.js';
 import { type KeyApiError, keyApiClient, rawGet } from './support/key-api-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { runPurgeExpired } from './support/test-queue.js';
@@ -136,7 +138,7 @@ describe('key API (real service, queue, workers and engines)', () => {
     await expectError(await convert({ filename: '../../etc/passwd', ext_in: 'png', ext_out: 'webp' }), 404, /No uploaded file named/);
     await expectError(await convert({ filename: Filename, ext_in: 'nope', ext_out: 'webp' }), 400, /^Unknown input extension "nope"\.$/);
     await expectError(await convert({ filename: Filename, ext_in: 'png', ext_out: 'nope' }), 400, /^Unknown output extension "nope"\.$/);
-    await expectError(await convert({ filename: Filename, ext_in: 'png', ext_out: 'mp3' }), 400, /Converting png to mp3 is not supported/);
+    await expectError(await convert({ filename: Filename, ext_in: 'png', ext_out: 'mp3' }), 400, /\(png\) judging by its bytes; png cannot be converted to mp3 here\. POST \/api\/v1\/list_ext_out/);
     await expectError(await convert({ filename: Filename, ext_in: 'png' }), 400, /ext_out/);
     await expectError(await convert({ filename: Filename, ext_in: 'png', ext_out: 'web p' }), 400, /ext_out/);
 
@@ -144,7 +146,7 @@ describe('key API (real service, queue, workers and engines)', () => {
     const relabelled = await json<Converted>(await convert({ filename: Filename, ext_in: 'gif', ext_out: 'webp' }));
     const webp = Buffer.from(await (await fetch(`${t.baseUrl}${relabelled.file.urls[0]}`)).arrayBuffer());
     expect((await sharp(webp).metadata()).format).toBe('webp');
-    await expectError(await convert({ filename: Filename, ext_in: 'wav', ext_out: 'mp3' }), 400, /is PNG image .* judging by its content, not \.wav; png cannot be converted to mp3/);
+    await expectError(await convert({ filename: Filename, ext_in: 'wav', ext_out: 'mp3' }), 400, /is PNG image .*\(png\) judging by its bytes, not wav as declared; png cannot be converted to mp3/);
 
     // A file that claims to be a PNG but is broken: the conversion fails, with the engine's reason.
     const corrupt = Buffer.concat([png.subarray(0, 60), Buffer.alloc(200, 7)]);
@@ -185,9 +187,9 @@ describe('key API (real service, queue, workers and engines)', () => {
       '/tmp/..%5c..%5cpackage.json',
       '/tmp//etc/passwd',
       '/tmp/%2Fetc%2Fpasswd',
-      `/tmp/${encodeURIComponent(join(t.config.dataDir, 'files', 'key-api'))}`,
+      `/tmp/${encodeURIComponent(t.config.dataDir)}`,
       '/tmp/%00',
-      '/tmp/files%2Fkey-api%2Fuploads',
+      '/tmp/key-api%2Fuploads',
       `/tmp/${'A'.repeat(32)}.webp`,
     ];
     for (const path of attempts) {
@@ -221,8 +223,8 @@ describe('key API (real service, queue, workers and engines)', () => {
 
     // The scheduled job itself, run by the worker, removes every expired conversion of this file's tests and the upload.
     const [{ n: expiredConversions }] = await db.query(`SELECT count(*)::int AS n FROM conversion_jobs WHERE origin = 'key_api'`);
-    expect(await runPurgeExpired(t.config.redisUrl, t.config.queuePrefix)).toEqual({ purged: expiredConversions, purgedUploads: 1 });
-    expect(existsSync(join(t.config.dataDir, 'files', 'key-api', 'uploads', Filename))).toBe(false);
+    expect(await runPurgeExpired({ redisUrl: t.config.redisUrl, prefix: t.config.queuePrefix, databaseUrl: t.config.databaseUrl! })).toEqual({ purged: expiredConversions, purgedUploads: 1 });
+    expect(await t.app.get<FileStorage>(FILE_STORAGE).exists(uploadStorageKey(Filename))).toBe(false);
     expect((await db.query(`SELECT count(*)::int AS n FROM conversion_jobs WHERE origin = 'key_api'`))[0].n).toBe(0);
   });
 });

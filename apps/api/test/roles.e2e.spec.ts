@@ -27,7 +27,7 @@ describe('ROLE=api and ROLE=worker as two processes sharing the queue', () => {
   });
 
   it('the worker process consumes what is queued on the shared prefix; the api process runs no worker', async () => {
-    const result = await runPurgeExpired(environment.variables.REDIS_URL!, environment.variables.QUEUE_PREFIX!, 60_000).catch((error: Error) => {
+    const result = await runPurgeExpired({ redisUrl: environment.variables.REDIS_URL!, prefix: environment.variables.QUEUE_PREFIX!, databaseUrl: environment.variables.DATABASE_URL! }, 60_000).catch((error: Error) => {
       throw new Error(`${error.message}\nworker output:\n${worker.output()}`);
     });
     expect(result).toEqual({ purged: 0, purgedUploads: 0 });

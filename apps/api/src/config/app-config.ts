@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { KeyApiLimits } from '../api-keys/api-key-limits.js';
 import { MAX_UPLOAD_BYTES } from '../payments/pricing.js';
@@ -42,6 +43,7 @@ export const environmentSchema = z.object({
   PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   DATA_DIR: z.string().min(1).default('.data'),
+  SCRATCH_DIR: z.string().min(1).optional(),
   REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'letters, digits, ":", "_" or "-" only').default('fileshift'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -71,7 +73,15 @@ export const environmentSchema = z.object({
   KEY_API_DEFAULT_DAILY_QUOTA: count.default(10_000),
   KEY_API_DEFAULT_MAX_UPLOAD_BYTES: uploadBytes.default(MAX_UPLOAD_BYTES),
   KEY_API_CONVERT_WAIT_SECONDS: z.coerce.number().int().min(1).max(600).default(120),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
+  JOB_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  JOB_DEADLINE_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+  /** Test-only fault injection (dev payments only): hold each paid job this long between settlement and its enqueue. */
+  FAULT_PAUSE_BEFORE_ENQUEUE_MS: z.coerce.number().int().min(1).max(600_000).optional(),
 }).superRefine((env, context) => {
+  if (env.FACILITATOR_URL && env.FAULT_PAUSE_BEFORE_ENQUEUE_MS !== undefined) {
+    context.addIssue({ code: 'custom', path: ['FAULT_PAUSE_BEFORE_ENQUEUE_MS'], message: 'is a test-only fault injection and refused with live payments' });
+  }
   if (env.FACILITATOR_URL && !env.X402_EVM_PAY_TO && !env.X402_SVM_PAY_TO) {
     context.addIssue({ code: 'custom', path: ['X402_EVM_PAY_TO'], message: 'live payments (FACILITATOR_URL set) need X402_EVM_PAY_TO and/or X402_SVM_PAY_TO' });
   }
@@ -86,6 +96,8 @@ export interface AppConfig {
   publicBaseUrl?: string;
   databaseUrl?: string;
   dataDir: string;
+  /** Where workers give each conversion its own scratch directory. */
+  scratchDir: string;
   redisUrl: string;
   queuePrefix: string;
   logLevel: Environment['LOG_LEVEL'];
@@ -95,7 +107,17 @@ export interface AppConfig {
   payments: PaymentConfig;
   x402RateLimitPerMinute: number;
   keyApi: KeyApiConfig;
+  jobCycle: JobCycleConfig;
   version: string;
+}
+
+/** The timings that bound how long a job can stay unfinished (README: "The job cycle"). */
+export interface JobCycleConfig {
+  leaseSeconds: number;
+  reconcileIntervalSeconds: number;
+  deadlineMinutes: number;
+  /** Test-only: pause between a job's settlement and its enqueue. */
+  faultPauseBeforeEnqueueMs?: number;
 }
 
 export interface KeyApiConfig {
@@ -152,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
       publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
       databaseUrl: e.DATABASE_URL,
       dataDir: e.DATA_DIR,
+      scratchDir: e.SCRATCH_DIR ?? join(e.DATA_DIR, 'scratch'),
       redisUrl: e.REDIS_URL,
       queuePrefix: e.QUEUE_PREFIX,
       logLevel: e.LOG_LEVEL,
@@ -185,6 +208,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
           maxUploadBytes: e.KEY_API_DEFAULT_MAX_UPLOAD_BYTES,
         },
         convertWaitSeconds: e.KEY_API_CONVERT_WAIT_SECONDS,
+      },
+      jobCycle: {
+        leaseSeconds: e.JOB_LEASE_SECONDS,
+        reconcileIntervalSeconds: e.JOB_RECONCILE_INTERVAL_SECONDS,
+        deadlineMinutes: e.JOB_DEADLINE_MINUTES,
+        faultPauseBeforeEnqueueMs: e.FAULT_PAUSE_BEFORE_ENQUEUE_MS,
       },
       version,
     },

@@ -20,10 +20,10 @@ const REGISTRY = Symbol('CONVERTER_REGISTRY');
       provide: CONVERSION_ENGINES,
       inject: [REGISTRY],
       useFactory: ({ graph }: { graph: ConversionGraph }): ConversionEngines => ({
-        async convert(request, onProgress) {
-          const converter = graph.converterFor(request.from, request.to);
-          if (!converter) throw new ConversionError('unsupported_output_format', `No engine converts ${request.from} to ${request.to} here.`);
-          await converter.convert(request, { signal: new AbortController().signal, onProgress, limits: DEFAULT_CONVERSION_LIMITS });
+        async convert({ inputPath, outputPath, from, to, workDir, signal, onProgress }) {
+          const converter = graph.converterFor(from, to);
+          if (!converter) throw new ConversionError('unsupported_output_format', `No engine converts ${from} to ${to} here.`);
+          await converter.convert({ inputPath, outputPath, from, to }, { signal, onProgress, limits: DEFAULT_CONVERSION_LIMITS, workRoot: workDir });
         },
       }),
     },

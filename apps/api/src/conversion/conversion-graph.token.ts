@@ -5,9 +5,22 @@ export interface ConversionTargets {
   isRecommended(from: string, to: string): boolean;
 }
 
+/** One conversion between two files of a scratch directory. */
+export interface EngineRun {
+  inputPath: string;
+  outputPath: string;
+  from: string;
+  to: string;
+  /** The conversion's scratch directory: external engines make their own temporary directory inside it. */
+  workDir: string;
+  /** Aborting it kills the engine (its whole process tree). */
+  signal: AbortSignal;
+  onProgress: (percent: number) => void;
+}
+
 /** Runs one conversion on the engine the graph names for the pair. */
 export interface ConversionEngines {
-  convert(request: { inputPath: string; outputPath: string; from: string; to: string }, onProgress: (percent: number) => void): Promise<void>;
+  convert(run: EngineRun): Promise<void>;
 }
 
 export const CONVERSION_GRAPH = Symbol('CONVERSION_GRAPH');

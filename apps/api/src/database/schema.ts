@@ -1,4 +1,5 @@
 import { ApiKey } from '../api-keys/api-key.entity.js';
+import { DeploymentIdentity } from '../deployment/deployment-identity.entity.js';
 import { ConversionJob } from '../jobs/conversion-job.entity.js';
 import { JobTombstone } from '../jobs/job-tombstone.entity.js';
 import { KeyApiUpload } from '../key-api/key-api-upload.entity.js';
@@ -6,7 +7,8 @@ import { PaymentRecord } from '../payments/payment-record.entity.js';
 import { CreatePaymentRecords1763800000000 } from './migrations/1763800000000-create-payment-records.js';
 import { CreateConversionJobs1763900000000 } from './migrations/1763900000000-create-conversion-jobs.js';
 import { CreateKeyApiTables1764000000000 } from './migrations/1764000000000-create-key-api-tables.js';
+import { JobLeasesAndDeployment1764100000000 } from './migrations/1764100000000-job-leases-and-deployment.js';
 
 /** Explicit lists, identical in src/ and dist/ — no globs. */
-export const ENTITIES = [PaymentRecord, ConversionJob, JobTombstone, ApiKey, KeyApiUpload];
-export const MIGRATIONS = [CreatePaymentRecords1763800000000, CreateConversionJobs1763900000000, CreateKeyApiTables1764000000000];
+export const ENTITIES = [PaymentRecord, ConversionJob, JobTombstone, ApiKey, KeyApiUpload, DeploymentIdentity];
+export const MIGRATIONS = [CreatePaymentRecords1763800000000, CreateConversionJobs1763900000000, CreateKeyApiTables1764000000000, JobLeasesAndDeployment1764100000000];

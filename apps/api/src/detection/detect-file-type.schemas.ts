@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fileNameField } from '../http/file-name.js';
 import { apiSchema } from '../http/api-schema-registry.js';
 
 export const HEADER_SAMPLE_BYTES = 200;
@@ -8,7 +9,7 @@ export const DetectFileTypeRequestSchema = apiSchema(
   'DetectFileTypeRequest',
   z
     .object({
-      filename: z.string().min(1).max(255).describe('Original file name; the extension may be missing or wrong.'),
+      filename: fileNameField().describe('Original file name; the extension may be missing or wrong. No control characters.'),
       created_at: z.iso.datetime({ offset: true }).optional().describe('File creation time, RFC 3339.'),
       size_bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).describe('Size of the whole file in bytes.'),
       header_first_200_bytes_base64: z

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ConversionGraphModule } from '../conversion/conversion-graph.module.js';
 import { DetectionService } from './detection.service.js';
+import { PaidDetectionService } from './paid-detection.service.js';
 import { X402DetectController } from './x402-detect.controller.js';
 
 @Module({
   imports: [ConversionGraphModule],
   controllers: [X402DetectController],
-  providers: [DetectionService],
+  providers: [DetectionService, PaidDetectionService],
   exports: [DetectionService],
 })
 export class DetectionModule {}

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { detectFormat } from '@fileshift/detection';
 import { CONVERSION_GRAPH, type ConversionTargets } from '../conversion/conversion-graph.token.js';
+import { decideSourceFormat, type SourceFormatDecision } from '../conversion/source-format.js';
 import { type DetectionReport, detectionReport } from './detection-report.js';
 
 export interface DetectionInput {
@@ -17,18 +18,17 @@ export class DetectionService {
   constructor(@Inject(CONVERSION_GRAPH) private readonly graph: ConversionTargets) {}
 
   detect(input: DetectionInput): DetectionReport {
-    const result = detectFormat({
-      filename: input.filename,
-      sizeBytes: input.sizeBytes,
-      createdAt: input.createdAt,
-      mimeHint: input.mimeHint,
-      header: input.header,
-    });
+    const result = detectFormat(input);
     return detectionReport({
       filename: input.filename,
       sizeBytes: input.sizeBytes,
       result,
       targetsOf: (formatId) => this.graph.targetsOf(formatId),
     });
+  }
+
+  /** The format a conversion of this file to `target` starts from, by the evidence rule; or why it cannot start. */
+  sourceFormat(input: DetectionInput, target: string): SourceFormatDecision {
+    return decideSourceFormat({ detection: detectFormat(input), target, targetsOf: (formatId) => this.graph.targetsOf(formatId) });
   }
 }

@@ -1,3 +1,5 @@
+import { KeyApiRequestError, KeyApiRequestErrorCode } from '../key-api/key-api-request.error.js';
+
 /** The key API's detect_file_type body: ext, size_hex, mimetype, filename, first_bytes joined by 0xFE. */
 export interface KeyApiDetectBody {
   ext: string;
@@ -10,7 +12,12 @@ export interface KeyApiDetectBody {
 const SEPARATOR = 0xfe;
 const MAX_HEADER_BYTES = 200;
 
-export class KeyApiDetectBodyError extends Error {}
+/** A detect_file_type body that is not five well-formed segments. */
+export class KeyApiDetectBodyError extends KeyApiRequestError {
+  constructor(message: string) {
+    super(KeyApiRequestErrorCode.MalformedDetectBody, message);
+  }
+}
 
 /**
  * Splits on the first four 0xFE bytes only: the last segment is raw file content and may itself
@@ -32,7 +39,7 @@ export function parseKeyApiDetectBody(body: Buffer): KeyApiDetectBody {
   const header = new Uint8Array(body.subarray(d + 1));
 
   if (!/^(0x)?[0-9a-f]{1,13}$/i.test(sizeText)) {
-    throw new KeyApiDetectBodyError(`Malformed body: size_hex must be hexadecimal digits (optionally prefixed 0x), got ${JSON.stringify(sizeText.slice(0, 20))}.`);
+    throw new KeyApiDetectBodyError('Malformed body: size_hex must be hexadecimal digits (optionally prefixed 0x).');
   }
   const sizeBytes = Number.parseInt(sizeText.replace(/^0x/i, ''), 16);
   if (header.length > MAX_HEADER_BYTES) {

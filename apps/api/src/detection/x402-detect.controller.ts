@@ -1,9 +1,8 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { chargeFor, Paid, type PaidWork } from '@fileshift/x402-nest';
-import type { AppConfig } from '../config/app-config.js';
-import { APP_CONFIG } from '../config/app-config.token.js';
+import { Paid, Payment, type RoutePayment } from '@fileshift/x402-nest';
 import { ApiErrors, ApiJsonBody, ApiJsonResponse } from '../http/api-docs.decorators.js';
+import { X402Api } from '../http/http-exception.filter.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import {
   type DetectFileTypeRequest,
@@ -11,15 +10,13 @@ import {
   type DetectFileTypeResponse,
   DetectFileTypeResponseSchema,
 } from './detect-file-type.schemas.js';
-import { DetectionService } from './detection.service.js';
+import { PaidDetectionService } from './paid-detection.service.js';
 
 @ApiTags('x402')
+@X402Api()
 @Controller('api/x402/v1')
 export class X402DetectController {
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly detection: DetectionService,
-  ) {}
+  constructor(private readonly detection: PaidDetectionService) {}
 
   @Post('detect-file-type')
   @HttpCode(200)
@@ -34,15 +31,7 @@ export class X402DetectController {
   @ApiJsonBody(DetectFileTypeRequestSchema)
   @ApiJsonResponse(200, DetectFileTypeResponseSchema, 'Detection result; all six fields are always present.')
   @ApiErrors(400, 422, 429, 500, 503)
-  detect(@Body(new ZodValidationPipe(DetectFileTypeRequestSchema)) body: DetectFileTypeRequest): PaidWork<DetectFileTypeResponse> {
-    return chargeFor(this.config.prices.detectAtomic, () => {
-      const { mime_type: _mime, extension_matches: _matches, ...response } = this.detection.detect({
-        filename: body.filename,
-        sizeBytes: body.size_bytes,
-        createdAt: body.created_at ? new Date(body.created_at) : undefined,
-        header: Buffer.from(body.header_first_200_bytes_base64, 'base64'),
-      });
-      return response;
-    });
+  detect(@Body(new ZodValidationPipe(DetectFileTypeRequestSchema)) body: DetectFileTypeRequest, @Payment() payment: RoutePayment): Promise<DetectFileTypeResponse> {
+    return this.detection.detect(body, payment);
   }
 }

@@ -6,6 +6,8 @@ export interface PublicError {
   code: string;
   message: string;
   details?: Record<string, unknown>;
+  /** Sent as Retry-After. */
+  retryAfterSeconds?: number;
 }
 
 /** The key API (and its download path) answers `{Status: "Error", Message}`; everything else the ErrorResponse shape. */

@@ -36,6 +36,14 @@ describe('toPublicError', () => {
     expect(toPublicError({ statusCode: 408 })).toMatchObject({ status: 408, code: 'request_timeout' });
     expect(toPublicError({ statusCode: 500, code: 'FST_ERR_ASYNC_CONSTRAINT' })).toMatchObject({ status: 500, code: 'internal_error' });
   });
+
+  it('answers a database that cannot be reached as 503 with Retry-After, not 500', () => {
+    const lost = Object.assign(new Error('Query failed'), { driverError: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) });
+    expect(toPublicError(lost)).toMatchObject({ status: 503, code: 'dependency_unavailable', retryAfterSeconds: 5 });
+    expect(toPublicError(new Error('Connection terminated unexpectedly'))).toMatchObject({ status: 503 });
+    expect(toPublicError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toMatchObject({ status: 503 });
+    expect(toPublicError(new TypeError('x is undefined'))).toMatchObject({ status: 500 });
+  });
 });
 
 describe('errorBodyFor', () => {

@@ -64,7 +64,25 @@ export function toPublicError(error: unknown): PublicError {
     const message = MESSAGE_BY_FASTIFY_CODE.get(fastifyError.code) ?? MESSAGE_BY_STATUS[status] ?? 'The request was refused.';
     return { status, code: CODE_BY_STATUS[status] ?? codeForUnknown(status), message };
   }
+  if (isDependencyOutage(error)) {
+    return { status: 503, code: ApiErrorCode.DependencyUnavailable, message: 'A service this API depends on is unavailable; nothing was charged. Retry shortly.', retryAfterSeconds: 5 };
+  }
   return { status: 500, code: ApiErrorCode.InternalError, message: MESSAGE_BY_STATUS[500] };
+}
+
+/** Socket errors and PostgreSQL's "cannot connect now" / "connection lost" classes (57P0x, 08xxx). */
+const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P02', '57P03']);
+const OUTAGE_MESSAGE = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i;
+
+/** A database (or other dependency) that could not be reached: the client may retry; it is not our bug. */
+function isDependencyOutage(error: unknown): boolean {
+  for (let current = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth++) {
+    const code = typeof current.code === 'string' ? current.code : '';
+    if (OUTAGE_CODES.has(code) || code.startsWith('08')) return true;
+    if (typeof current.message === 'string' && OUTAGE_MESSAGE.test(current.message)) return true;
+    current = (current.driverError ?? current.cause) as typeof current;
+  }
+  return false;
 }
 
 function codeForUnknown(status: number): ApiErrorCode {

@@ -1,7 +1,12 @@
 import type { FailureType } from '@fileshift/converters';
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
-export type ConversionJobStatus = 'queued' | 'processing' | 'done' | 'failed';
+/**
+ * `awaiting_payment`: created when its fee was verified, not yet settled; never shown to a client nor run.
+ * `queued` (paid, waiting for a worker) → `processing` (a worker holds its lease) → `done` | `failed`.
+ */
+export type ConversionJobStatus = 'awaiting_payment' | 'queued' | 'processing' | 'done' | 'failed';
+export const UNFINISHED_STATUSES: readonly ConversionJobStatus[] = ['awaiting_payment', 'queued', 'processing'];
 
 /** Which API created a job: its result is sold (x402) or served under /tmp/ (key API). */
 export type ConversionJobOrigin = 'x402' | 'key_api';
@@ -10,7 +15,10 @@ export type ConversionJobOrigin = 'x402' | 'key_api';
 @Entity({ name: 'conversion_jobs' })
 @Check('ck_conversion_jobs_origin', `"origin" IN ('x402', 'key_api')`)
 @Check('ck_conversion_jobs_result_purchase', `"result_purchase" IN ('buying', 'paid')`)
-@Check('ck_conversion_jobs_status', `"status" IN ('queued', 'processing', 'done', 'failed')`)
+@Check('ck_conversion_jobs_status', `"status" IN ('awaiting_payment', 'queued', 'processing', 'done', 'failed')`)
+// Partial indexes for the reconciler; declared in the migration, which TypeORM does not compare.
+@Index('ix_conversion_jobs_unfinished', { synchronize: false })
+@Index('ix_conversion_jobs_result_buying', { synchronize: false })
 export class ConversionJob {
   @PrimaryColumn({ type: 'text' })
   id!: string;
@@ -74,6 +82,18 @@ export class ConversionJob {
   /** null until a purchase starts; 'buying' while one settles (so concurrent purchases settle once); 'paid' after. */
   @Column({ name: 'result_purchase', type: 'text', nullable: true })
   resultPurchase!: 'buying' | 'paid' | null;
+
+  /** The worker run that holds the job (a random token per run); null when no run holds it. */
+  @Column({ name: 'lease_owner', type: 'text', nullable: true })
+  leaseOwner!: string | null;
+
+  /** Until when the holder's lease runs; it renews it every few seconds while converting. */
+  @Column({ name: 'lease_expires_at', type: 'timestamptz', nullable: true })
+  leaseExpiresAt!: Date | null;
+
+  /** How many runs claimed the job; past the limit it fails instead of running again. */
+  @Column({ type: 'integer', default: 0 })
+  attempts!: number;
 
   @Index('uq_conversion_jobs_download_token', { unique: true })
   @Column({ name: 'download_token', type: 'text', nullable: true })

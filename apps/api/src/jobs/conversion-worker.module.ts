@@ -1,11 +1,30 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
 import { ConversionGraphModule } from '../conversion/conversion-graph.module.js';
+import { PaymentLedgerModule } from '../payments/payment-ledger.module.js';
+import { QueueModule } from '../queue/queue.module.js';
 import { ConvertFileJob } from './convert-file.job.js';
+import { JobReconciler } from './job-reconciler.js';
 import { JobRecordsModule } from './job-records.module.js';
+import { ScratchSpace } from './scratch-space.js';
 
-/** The conversion job handler (worker role). */
+/** The conversion job handler and the reconciler (worker role). */
 @Module({
-  imports: [JobRecordsModule, ConversionGraphModule],
-  providers: [ConvertFileJob],
+  imports: [JobRecordsModule, ConversionGraphModule, QueueModule, PaymentLedgerModule],
+  providers: [
+    ConvertFileJob,
+    JobReconciler,
+    {
+      provide: ScratchSpace,
+      inject: [APP_CONFIG],
+      useFactory: async (config: AppConfig) => {
+        const scratch = new ScratchSpace(config.scratchDir);
+        const swept = await scratch.sweepOrphans();
+        if (swept > 0) new Logger('ScratchSpace').log(`removed ${swept} scratch director${swept === 1 ? 'y' : 'ies'} of workers that no longer run`);
+        return scratch;
+      },
+    },
+  ],
 })
 export class ConversionWorkerModule {}

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { apiSchema } from '../http/api-schema-registry.js';
+import { fileNameField } from '../http/file-name.js';
 import { MAX_UPLOAD_BYTES } from '../payments/pricing.js';
 
 export const CreateConversionJobFieldsSchema = z.object({
   target_format: z.string().min(1).max(20).regex(/^[A-Za-z0-9]+$/, 'letters and digits only, without a dot').transform((v) => v.toLowerCase()),
-  filename: z.string().min(1).max(255),
+  filename: fileNameField(),
   created_at: z.iso.datetime({ offset: true }),
   size_bytes: z.coerce.number().int().min(1).max(MAX_UPLOAD_BYTES),
 });
@@ -31,6 +32,9 @@ export const ConversionJobAcceptedSchema = apiSchema(
     message: z.string().optional(),
   }),
 );
+
+/** Idempotency-Key: 8..128 printable ASCII characters. */
+export const IdempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{8,128}$/, 'must be 8..128 printable characters').optional();
 
 export type CreateConversionJobFields = z.infer<typeof CreateConversionJobFieldsSchema>;
 export type ConversionJobAccepted = z.infer<typeof ConversionJobAcceptedSchema>;

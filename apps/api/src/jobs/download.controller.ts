@@ -1,35 +1,35 @@
-import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
 import { ApiErrors } from '../http/api-docs.decorators.js';
-import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
-import { ConversionJobsRepository } from './conversion-jobs.repository.js';
+import { X402Api } from '../http/http-exception.filter.js';
+import { JobError, JobErrorCode } from './job.error.js';
+import { DOWNLOAD_NAME, ResultFiles } from './result-files.service.js';
 import { sendResultFile } from './send-result-file.js';
-
-const DOWNLOAD_FILE = /^([A-Za-z0-9_-]{32})\.([a-z0-9]{1,20})$/;
 
 /** Bought results: an unguessable path, valid one hour, no payment again. */
 @ApiTags('x402')
+@X402Api()
 @Controller('api/x402/v1/download')
 export class DownloadController {
-  constructor(
-    private readonly jobs: ConversionJobsRepository,
-    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
-  ) {}
+  constructor(private readonly results: ResultFiles) {}
 
   @Get(':file')
   @ApiOperation({ operationId: 'downloadConversionResult', summary: 'Download a bought result (the download_url; free, valid one hour).' })
-  @ApiParam({ name: 'file', schema: { type: 'string', pattern: DOWNLOAD_FILE.source } })
+  @ApiParam({ name: 'file', schema: { type: 'string', pattern: DOWNLOAD_NAME.source } })
   @ApiResponse({ status: 200, description: 'The converted file.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
   @ApiErrors(404, 410, 500)
-  async download(@Param('file') file: string, @Res() reply: FastifyReply): Promise<void> {
-    const match = DOWNLOAD_FILE.exec(file);
-    const job = match ? await this.jobs.findByDownloadToken(match[1]!) : null;
-    if (!job || job.origin !== 'x402' || job.targetFormat !== match![2]) throw new ApiErrorException(404, ApiErrorCode.NotFound, 'No such download.');
-    if (!job.downloadExpiresAt || job.downloadExpiresAt.getTime() <= Date.now() || job.expiresAt.getTime() <= Date.now()) {
-      throw new ApiErrorException(410, ApiErrorCode.Gone, 'This download URL expired; call the result URL again for a new one (no new payment).');
+  async download(@Param('file') name: string, @Res() reply: FastifyReply): Promise<void> {
+    const found = await this.results.jobOf(name);
+    const job = found?.job;
+    if (!job || job.origin !== 'x402' || job.resultPurchase !== 'paid' || job.targetFormat !== found.extension) {
+      throw new JobError(JobErrorCode.DownloadNotFound, 'No such download.');
     }
-    if (!(await sendResultFile(reply, this.storage, job))) throw new ApiErrorException(410, ApiErrorCode.Gone, 'The result was deleted.');
+    if (!job.downloadExpiresAt || job.downloadExpiresAt.getTime() <= Date.now() || job.expiresAt.getTime() <= Date.now()) {
+      throw new JobError(JobErrorCode.DownloadExpired, 'This download URL expired; call the result URL again for a new one (no new payment).');
+    }
+    const file = await this.results.open(job);
+    if (!file) throw new JobError(JobErrorCode.ResultMissing, 'The result was deleted.');
+    await sendResultFile(reply, file);
   }
 }

@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { QueueModule } from '../queue/queue.module.js';
 import { ConversionJob } from './conversion-job.entity.js';
 import { ConversionJobsRepository } from './conversion-jobs.repository.js';
+import { JobDispatcher } from './job-dispatcher.js';
 import { JobRemovalService } from './job-removal.service.js';
 import { JobTombstone } from './job-tombstone.entity.js';
 
-/** The job records and their removal, shared by the HTTP role and the workers. */
+/** The job records, their removal and their dispatch to the queue, shared by the HTTP role and the workers. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ConversionJob, JobTombstone])],
-  providers: [ConversionJobsRepository, JobRemovalService],
-  exports: [ConversionJobsRepository, JobRemovalService],
+  imports: [TypeOrmModule.forFeature([ConversionJob, JobTombstone]), QueueModule],
+  providers: [ConversionJobsRepository, JobRemovalService, JobDispatcher],
+  exports: [ConversionJobsRepository, JobRemovalService, JobDispatcher],
 })
 export class JobRecordsModule {}

@@ -7,7 +7,10 @@ import { jobInputKey, jobOutputKey } from './job-storage-keys.js';
 /** Tombstones outlive their jobs by a week so late callers still hear 410, not 404. */
 export const TOMBSTONE_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
-/** Removes a job's files and details at once, leaving a tombstone. */
+/**
+ * Removes a job's files and details at once, leaving a tombstone. A run converting the job notices at
+ * its next heartbeat (the row is gone), kills its engine and removes whatever it had put into storage.
+ */
 @Injectable()
 export class JobRemovalService {
   constructor(
@@ -17,6 +20,12 @@ export class JobRemovalService {
 
   async remove(job: ConversionJob, reason: 'deleted' | 'expired'): Promise<void> {
     await this.jobs.remove(job.id, reason);
+    await Promise.all([this.storage.delete(jobInputKey(job.id)), this.storage.delete(jobOutputKey(job.id, job.targetFormat))]);
+  }
+
+  /** Removes a job whose fee never settled, and its files: it never existed for the client (no tombstone). */
+  async discardUnpaid(job: ConversionJob): Promise<void> {
+    await this.jobs.delete(job.id);
     await Promise.all([this.storage.delete(jobInputKey(job.id)), this.storage.delete(jobOutputKey(job.id, job.targetFormat))]);
   }
 

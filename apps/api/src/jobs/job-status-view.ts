@@ -38,7 +38,7 @@ export function jobStatusView(job: ConversionJob, args: { baseUrl: string; price
   }
   return {
     job_id: job.id,
-    status: job.status,
+    status: job.status === 'processing' ? 'processing' : 'queued',
     result_available: false,
     retry_after_seconds: retryAfterSeconds(job),
     progress_percent: Math.min(99, job.progressPercent),

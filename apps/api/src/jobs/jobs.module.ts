@@ -3,10 +3,12 @@ import { ConversionGraphModule } from '../conversion/conversion-graph.module.js'
 import { DetectionModule } from '../detection/detection.module.js';
 import { PaymentRailsModule } from '../payments/payment-rails.module.js';
 import { QueueModule } from '../queue/queue.module.js';
-import { ConversionJobsService } from './conversion-jobs.service.js';
+import { ConversionRequestService } from './conversion-request.service.js';
 import { ConvertFileController } from './convert-file.controller.js';
 import { DownloadController } from './download.controller.js';
+import { JobLookup } from './job-lookup.service.js';
 import { JobRecordsModule } from './job-records.module.js';
+import { ResultFiles } from './result-files.service.js';
 import { ResultPurchaseService } from './result-purchase.service.js';
 import { UploadReader } from './upload-reader.js';
 
@@ -14,7 +16,7 @@ import { UploadReader } from './upload-reader.js';
 @Module({
   imports: [JobRecordsModule, ConversionGraphModule, DetectionModule, QueueModule, PaymentRailsModule],
   controllers: [ConvertFileController, DownloadController],
-  providers: [ConversionJobsService, UploadReader, ResultPurchaseService],
-  exports: [ConversionJobsService, UploadReader],
+  providers: [ConversionRequestService, UploadReader, ResultPurchaseService, JobLookup, ResultFiles],
+  exports: [UploadReader, ResultFiles],
 })
 export class JobsModule {}

@@ -1,54 +1,74 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { suggestFilename } from '@fileshift/detection';
 import { getFormat, mimeTypeOf } from '@fileshift/formats';
-import type { PaymentReceipt } from '@fileshift/x402-nest';
+import { type PaymentReceipt, type RoutePayment, withRetries } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
-import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
 import { PaymentLedgerRepository } from '../payments/payment-ledger.repository.js';
 import { price, resultTierFor } from '../payments/pricing.js';
+import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import type { ConversionJob } from './conversion-job.entity.js';
 import { ConversionJobsRepository } from './conversion-jobs.repository.js';
+import { JobError, JobErrorCode } from './job.error.js';
+import { JobLookup } from './job-lookup.service.js';
+import { jobOutputKey } from './job-storage-keys.js';
+import { PURCHASE_RESULT_OPERATION } from './paid-operations.js';
 import type { PurchasedConversionResult } from './result.schemas.js';
 
 export const DOWNLOAD_VALIDITY_MS = 3600 * 1000;
-/** The paid operation's name: the ledger records the result's payment under it. */
-export const PURCHASE_RESULT_OPERATION = 'purchaseConversionResult';
+const AFTER_SETTLEMENT_RETRIES = { attempts: 6, firstDelayMs: 500, maxDelayMs: 4000 };
 
 /** Selling a finished result once, and handing out download URLs for it. */
 @Injectable()
 export class ResultPurchaseService {
+  private readonly logger = new Logger(ResultPurchaseService.name);
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly lookup: JobLookup,
     private readonly jobs: ConversionJobsRepository,
     private readonly ledger: PaymentLedgerRepository,
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
   ) {}
 
-  /** 409 unless the job is done; the price of its result otherwise. */
-  priceOf(job: ConversionJob): number {
-    if (job.status === 'failed') throw new ApiErrorException(409, 'conversion_failed', 'The conversion failed; there is no result to buy.', { failure_type: job.failureType });
-    if (job.status !== 'done') throw new ApiErrorException(409, 'result_not_ready', 'The conversion is not finished yet; poll the status URL.');
+  async purchase(jobId: string, payment: RoutePayment, baseUrl: string): Promise<PurchasedConversionResult> {
+    const job = await this.lookup.live(jobId);
+    // Bought before: the URL again, free.
+    if (job.resultPurchase === 'paid') return this.deliver(job, baseUrl);
+    // Nothing is sold that cannot be delivered: refused before the challenge.
+    const priceAtomic = await this.priceOf(job);
+    const paid = await payment.collect(priceAtomic, job.id);
+    // Only one purchase of a result settles; the others are told to come back for the URL.
+    if (!(await this.jobs.claimPurchase(job.id))) {
+      await paid.release('purchase_in_progress');
+      throw inProgress();
+    }
+    let receipt: PaymentReceipt;
+    try {
+      receipt = await paid.settle();
+    } catch (error) {
+      await this.jobs.releasePurchase(job.id);
+      throw error;
+    }
+    return this.deliver(job, baseUrl, receipt);
+  }
+
+  /** 409 or 410 unless the job is done and its result still stored; the price of the result otherwise. */
+  private async priceOf(job: ConversionJob): Promise<number> {
+    if (job.status === 'failed') throw new JobError(JobErrorCode.ConversionFailed, 'The conversion failed; there is no result to buy.', { failure_type: job.failureType });
+    if (job.status !== 'done') throw new JobError(JobErrorCode.ResultNotReady, 'The conversion is not finished yet; poll the status URL.');
+    if (job.resultPurchase === 'buying') throw inProgress();
+    if (!(await this.storage.exists(jobOutputKey(job.id, job.targetFormat)))) throw new JobError(JobErrorCode.ResultMissing, 'The result is no longer stored; nothing was charged.');
     return resultTierFor(job.inputSizeBytes, this.config.prices).atomic;
   }
 
-  /** Runs once the payment is verified: only one purchase of a job may proceed to settlement. */
-  async claim(job: ConversionJob): Promise<ConversionJob> {
-    if (!(await this.jobs.claimPurchase(job.id))) {
-      throw new ApiErrorException(409, ApiErrorCode.Conflict, 'Another purchase of this result is being settled or is done; retry to receive the download URL.');
-    }
-    return job;
-  }
-
-  async release(job: ConversionJob): Promise<void> {
-    await this.jobs.update(job.id, { resultPurchase: null });
-  }
-
   /**
-   * Marks the result paid (after settlement) or renews an expired download URL, and describes it with
-   * the payment's receipt: the one just settled, or for a later call the one in the ledger.
+   * Marks the result paid (after settlement: retried through a short outage, the money moved) or renews
+   * an expired download URL, and describes it with the payment's receipt: the one just settled, or for a
+   * later call the one in the ledger.
    */
-  async deliver(job: ConversionJob, baseUrl: string, settled?: PaymentReceipt): Promise<PurchasedConversionResult> {
+  private async deliver(job: ConversionJob, baseUrl: string, settled?: PaymentReceipt): Promise<PurchasedConversionResult> {
     const receipt = settled ?? (await this.ledger.settledReceipt(PURCHASE_RESULT_OPERATION, job.id));
     let token = job.downloadToken;
     let expiresAt = job.downloadExpiresAt;
@@ -56,7 +76,11 @@ export class ResultPurchaseService {
       token = randomBytes(24).toString('base64url');
       expiresAt = new Date(Math.min(Date.now() + DOWNLOAD_VALIDITY_MS, job.expiresAt.getTime()));
     }
-    await this.jobs.update(job.id, { resultPurchase: 'paid', downloadToken: token, downloadExpiresAt: expiresAt });
+    const download = { token, expiresAt };
+    await withRetries(() => this.jobs.markPurchased(job.id, download), {
+      ...(settled ? AFTER_SETTLEMENT_RETRIES : { attempts: 1, firstDelayMs: 0, maxDelayMs: 0 }),
+      onRetry: (error) => this.logger.warn(`recording the purchase of job ${job.id} failed; retrying: ${String(error)}`),
+    });
     return {
       job_id: job.id,
       status: 'paid',
@@ -79,6 +103,8 @@ export class ResultPurchaseService {
     };
   }
 }
+
+const inProgress = () => new JobError(JobErrorCode.PurchaseInProgress, 'Another purchase of this result is being settled; retry to receive the download URL.');
 
 export function resultFilename(job: Pick<ConversionJob, 'originalFilename' | 'targetFormat'>): string {
   return suggestFilename(job.originalFilename, getFormat(job.targetFormat)!);

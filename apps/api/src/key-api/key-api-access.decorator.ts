@@ -1,7 +1,8 @@
 import { applyDecorators, UseGuards } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { KeyApi } from '../http/http-exception.filter.js';
 import { KeyApiAccessGuard } from './key-api-access.guard.js';
 
-/** A key API controller: the Api-Key header or, without it, the no-key limits (both documented). */
+/** A key API controller: the Api-Key header or, without it, the no-key limits (both documented); errors in the key API's shape. */
 export const KeyApiAccess = () =>
-  applyDecorators(UseGuards(KeyApiAccessGuard), ApiTags('key-api'), ApiSecurity('ApiKey'), ApiSecurity({} as never));
+  applyDecorators(KeyApi(), UseGuards(KeyApiAccessGuard), ApiTags('key-api'), ApiSecurity('ApiKey'), ApiSecurity({} as never));

@@ -4,9 +4,10 @@ import { looksLikeApiKeySecret } from '../api-keys/api-key-secret.js';
 import { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
-import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
+import { RateLimitError, RateLimitErrorCode } from '../rate-limit/rate-limit.error.js';
 import { RateLimitStore, type WindowCount } from '../rate-limit/rate-limit.store.js';
 import { attachKeyApiCaller, type KeyApiCaller } from './key-api-caller.js';
+import { KeyApiRequestError, KeyApiRequestErrorCode } from './key-api-request.error.js';
 
 const MINUTE = 60;
 const DAY = 86_400;
@@ -51,11 +52,11 @@ export class KeyApiAccessGuard implements CanActivate {
 
   private async identify(header: string | string[] | undefined): Promise<KeyApiCaller> {
     if (header === undefined) return this.anonymous();
-    if (Array.isArray(header)) throw unauthorized('Send one Api-Key header, not several.');
-    if (header.trim() === '') throw unauthorized('The Api-Key header is empty; send a key, or leave the header out to use the no-key testing limits.');
+    if (Array.isArray(header)) throw refused(KeyApiRequestErrorCode.SeveralKeys, 'Send one Api-Key header, not several.');
+    if (header.trim() === '') throw refused(KeyApiRequestErrorCode.EmptyKey, 'The Api-Key header is empty; send a key, or leave the header out to use the no-key testing limits.');
     const key = looksLikeApiKeySecret(header.trim()) ? await this.keys.findBySecret(header.trim()) : null;
-    if (!key) throw unauthorized('Invalid API key.');
-    if (key.revokedAt) throw unauthorized('This API key has been revoked.');
+    if (!key) throw refused(KeyApiRequestErrorCode.InvalidKey, 'Invalid API key.');
+    if (key.revokedAt) throw refused(KeyApiRequestErrorCode.RevokedKey, 'This API key has been revoked.');
     return { apiKeyId: key.id, limits: { requestsPerMinute: key.requestsPerMinute, dailyQuota: key.dailyQuota, maxUploadBytes: key.maxUploadBytes } };
   }
 
@@ -76,14 +77,12 @@ export class KeyApiAccessGuard implements CanActivate {
       .header('RateLimit-Remaining', String(Math.max(0, requestsPerMinute - minute.count)))
       .header('RateLimit-Reset', String(minute.resetInSeconds));
     if (minute.count > requestsPerMinute) {
-      throw tooMany(`Rate limit exceeded: at most ${requestsPerMinute} requests per minute ${whom}. Retry after ${minute.resetInSeconds} s.`, minute.resetInSeconds);
+      throw new RateLimitError(RateLimitErrorCode.TooManyRequests, `Rate limit exceeded: at most ${requestsPerMinute} requests per minute ${whom}. Retry after ${minute.resetInSeconds} s.`, undefined, minute.resetInSeconds);
     }
     if (day.count > dailyQuota) {
-      throw tooMany(`Daily quota exceeded: at most ${dailyQuota} requests per UTC day ${whom}. It resets at 00:00 UTC, in ${day.resetInSeconds} s.`, day.resetInSeconds);
+      throw new RateLimitError(RateLimitErrorCode.DailyQuotaExceeded, `Daily quota exceeded: at most ${dailyQuota} requests per UTC day ${whom}. It resets at 00:00 UTC, in ${day.resetInSeconds} s.`, undefined, day.resetInSeconds);
     }
   }
 }
 
-const unauthorized = (message: string) => new ApiErrorException(401, ApiErrorCode.Unauthorized, message);
-const tooMany = (message: string, retryAfter: number) =>
-  new ApiErrorException(429, ApiErrorCode.RateLimited, message, undefined, { 'Retry-After': String(retryAfter) });
+const refused = (code: KeyApiRequestErrorCode, message: string) => new KeyApiRequestError(code, message);

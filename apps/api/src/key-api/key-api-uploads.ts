@@ -3,15 +3,23 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { extensionOf } from '@fileshift/formats';
 import { LessThanOrEqual, type Repository } from 'typeorm';
-import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import type { Upload } from '../jobs/upload-reader.js';
+import { UploadError, UploadErrorCode } from '../jobs/upload.error.js';
+import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { KeyApiUpload } from './key-api-upload.entity.js';
 
 export const KEY_API_FILE_RETENTION_MS = 24 * 3600 * 1000;
 /** 32 random characters (192 bits), then the client's extension so the name stays readable. */
 export const UPLOAD_FILENAME = /^[A-Za-z0-9_-]{32}(\.[a-z0-9]{1,10})?$/;
 
-const storageKeyOf = (filename: string) => `key-api/uploads/${filename}`;
+/** The storage key of an upload: its random part, so it is known before the client's file name arrives. */
+export const uploadStorageKey = (filename: string) => `key-api/uploads/${filename.slice(0, 32)}`;
+
+/** A place for one upload, chosen before its bytes arrive. */
+export interface UploadSlot {
+  id: string;
+  storageKey: string;
+}
 
 /** Files uploaded through the key API: their records and bytes, kept together and removed together. */
 @Injectable()
@@ -21,16 +29,27 @@ export class KeyApiUploads {
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
   ) {}
 
-  /** Keeps a file the upload reader stored temporarily; returns its server-side filename. */
-  async keep(file: NonNullable<Upload['file']>, apiKeyId: string | null): Promise<KeyApiUpload> {
+  /** Where the next upload's bytes go. */
+  newSlot(): UploadSlot {
+    const id = randomBytes(24).toString('base64url');
+    return { id, storageKey: uploadStorageKey(id) };
+  }
+
+  /** Records an upload stored in `slot`; its server-side filename is the slot's id plus the client's extension. */
+  async keep(slot: UploadSlot, upload: Upload, apiKeyId: string | null): Promise<KeyApiUpload> {
+    const file = upload.file;
+    if (!file) throw new UploadError(UploadErrorCode.MissingFile, 'Send the file in the multipart part named "file".');
+    if (file.size === 0) {
+      await this.storage.delete(slot.storageKey);
+      throw new UploadError(UploadErrorCode.EmptyFile, 'The file is empty.');
+    }
     const extension = extensionOf(file.clientFilename);
-    const filename = `${randomBytes(24).toString('base64url')}${/^[a-z0-9]{1,10}$/.test(extension) ? `.${extension}` : ''}`;
-    await this.storage.move(file.key, storageKeyOf(filename));
+    const filename = `${slot.id}${/^[a-z0-9]{1,10}$/.test(extension) ? `.${extension}` : ''}`;
     return this.uploads.save(
       this.uploads.create({
         filename,
         apiKeyId,
-        originalFilename: file.clientFilename.split(/[\\/]/).pop() || filename,
+        originalFilename: file.clientFilename || filename,
         sizeBytes: file.size,
         sha256: file.sha256,
         head: file.head,
@@ -47,9 +66,13 @@ export class KeyApiUploads {
     return upload;
   }
 
-  /** Gives a conversion job its own link to the uploaded bytes: the upload can be converted again. */
-  copyTo(upload: KeyApiUpload, key: string): Promise<void> {
-    return this.storage.copy(storageKeyOf(upload.filename), key);
+  /** Gives a conversion job its own copy of the uploaded bytes: the upload can be converted again, and each expires on its own. */
+  async copyTo(upload: KeyApiUpload, key: string): Promise<void> {
+    await this.storage.put(key, await this.storage.get(uploadStorageKey(upload.filename)));
+  }
+
+  async discardCopy(key: string): Promise<void> {
+    await this.storage.delete(key);
   }
 
   /** Removes every upload past its 24 hours; returns how many. */
@@ -59,7 +82,7 @@ export class KeyApiUploads {
       const batch = await this.uploads.find({ where: { expiresAt: LessThanOrEqual(now) }, take: 100, order: { expiresAt: 'ASC' } });
       for (const upload of batch) {
         await this.uploads.delete({ filename: upload.filename });
-        await this.storage.delete(storageKeyOf(upload.filename));
+        await this.storage.delete(uploadStorageKey(upload.filename));
       }
       removed += batch.length;
       if (batch.length < 100) return removed;

@@ -31,7 +31,7 @@ export class KeyConvertController {
   @KeyApiError(422, 'The conversion failed; Message names the failure type (e.g. unsupported_or_corrupt_input) and the reason.')
   @KeyApiError(504, 'The conversion did not finish within the wait; it goes on, and the same request again waits for the same job.')
   async convert(
-    @Body(new ZodValidationPipe(KeyApiConvertRequestSchema, 400)) body: KeyApiConvertRequest,
+    @Body(new ZodValidationPipe(KeyApiConvertRequestSchema)) body: KeyApiConvertRequest,
     @Caller() caller: KeyApiCaller,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<KeyApiConvertResponse> {

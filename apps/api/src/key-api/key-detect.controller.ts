@@ -1,14 +1,14 @@
 import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
 import { KEY_API_RATE_LIMIT_HEADERS, KeyApiError, KeyApiErrors } from '../http/api-docs.decorators.js';
 import { KeyApiDetectJsonSchema } from '../detection/detect-file-type.schemas.js';
 import { DetectionService } from '../detection/detection.service.js';
 import { schemaRef } from '../http/api-schema-registry.js';
 import { detectionJson, detectionSentence, prefersJson } from '../detection/key-api-detect-answer.js';
-import { KeyApiDetectBodyError, parseKeyApiDetectBody } from '../detection/key-api-detect-body.js';
+import { parseKeyApiDetectBody } from '../detection/key-api-detect-body.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
+import { KeyApiRequestError, KeyApiRequestErrorCode } from './key-api-request.error.js';
 
 const MAX_BODY_BYTES = 4096;
 
@@ -43,19 +43,9 @@ export class KeyDetectController {
   @KeyApiErrors(400, 401, 415, 429, 500)
   @KeyApiError(413, 'The body is larger than the five segments with at most 200 bytes of file content can be.')
   detect(@Body() body: unknown, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): unknown {
-    if (!Buffer.isBuffer(body)) {
-      throw new ApiErrorException(400, ApiErrorCode.BadRequest, 'Send the body as application/octet-stream.');
-    }
-    if (body.length > MAX_BODY_BYTES) {
-      throw new ApiErrorException(413, ApiErrorCode.PayloadTooLarge, `The body may hold at most ${MAX_BODY_BYTES} bytes.`);
-    }
-    let parsed;
-    try {
-      parsed = parseKeyApiDetectBody(body);
-    } catch (error) {
-      if (error instanceof KeyApiDetectBodyError) throw new ApiErrorException(400, ApiErrorCode.BadRequest, error.message);
-      throw error;
-    }
+    if (!Buffer.isBuffer(body)) throw new KeyApiRequestError(KeyApiRequestErrorCode.NotOctetStream, 'Send the body as application/octet-stream.');
+    if (body.length > MAX_BODY_BYTES) throw new KeyApiRequestError(KeyApiRequestErrorCode.BodyTooLarge, `The body may hold at most ${MAX_BODY_BYTES} bytes.`);
+    const parsed = parseKeyApiDetectBody(body);
     const report = this.detection.detect({
       filename: filenameWithExtension(parsed.filename, parsed.ext),
       sizeBytes: parsed.sizeBytes,

@@ -2,14 +2,14 @@ import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { type FileFormat, formatByExtension } from '@fileshift/formats';
 import { CONVERSION_GRAPH, type ConversionTargets } from '../conversion/conversion-graph.token.js';
-import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
 import { ApiJsonBody, KeyApiErrors, KeyApiJsonResponse } from '../http/api-docs.decorators.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
+import { KeyApiRequestError, KeyApiRequestErrorCode } from './key-api-request.error.js';
 import { KeyApiListByTypeResponseSchema, KeyApiListRequestSchema, KeyApiListResponseSchema, type KeyApiListByTypeResponse } from './key-api.schemas.js';
 import { outputExtensions, outputFormatsByType } from './output-formats.js';
 
-const listRequest = new ZodValidationPipe(KeyApiListRequestSchema, 400);
+const listRequest = new ZodValidationPipe(KeyApiListRequestSchema);
 
 @KeyApiAccess()
 @Controller('api/v1')
@@ -39,6 +39,6 @@ export class KeyOutputFormatsController {
 
 function knownFormat(extension: string): FileFormat {
   const format = formatByExtension(extension);
-  if (!format) throw new ApiErrorException(400, ApiErrorCode.BadRequest, `Unknown input extension "${extension}".`);
+  if (!format) throw new KeyApiRequestError(KeyApiRequestErrorCode.UnknownExtension, `Unknown input extension "${extension}".`);
   return format;
 }

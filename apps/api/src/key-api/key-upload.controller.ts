@@ -1,7 +1,6 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
 import { KeyApiErrors, KeyApiJsonResponse } from '../http/api-docs.decorators.js';
 import { schemaRef } from '../http/api-schema-registry.js';
 import { UploadReader } from '../jobs/upload-reader.js';
@@ -30,13 +29,9 @@ export class KeyUploadController {
   @KeyApiJsonResponse(200, KeyApiUploadResponseSchema, 'Stored.')
   @KeyApiErrors(400, 401, 413, 415, 429, 500)
   async upload(@Req() request: FastifyRequest, @Caller() caller: KeyApiCaller): Promise<{ Status: 'OK'; Filename: string }> {
-    const upload = await this.reader.read(request, { maxBytes: caller.limits.maxUploadBytes });
-    if (!upload.file) throw new ApiErrorException(400, ApiErrorCode.BadRequest, 'Send the file in the multipart part named "file".');
-    if (upload.file.size === 0) {
-      await this.reader.discard(upload);
-      throw new ApiErrorException(400, ApiErrorCode.BadRequest, 'The file is empty.');
-    }
-    const kept = await this.uploads.keep(upload.file, caller.apiKeyId);
+    const slot = this.uploads.newSlot();
+    const upload = await this.reader.read(request, { storageKey: slot.storageKey, maxBytes: caller.limits.maxUploadBytes });
+    const kept = await this.uploads.keep(slot, upload, caller.apiKeyId);
     return { Status: 'OK', Filename: kept.filename };
   }
 }

@@ -3,7 +3,7 @@ import { JobName } from '../queue/job-contract.js';
 import { JobService } from '../queue/job.service.js';
 
 /** Expired jobs answer 410 at once (status checks expires_at); the sweep only reclaims space. */
-const PURGE_EVERY_MS = 5 * 60 * 1000;
+export const PURGE_EVERY_MS = 5 * 60 * 1000;
 
 /** Registers the recurring purge and runs one at start-up, so nothing outlives a stopped worker. */
 @Injectable()

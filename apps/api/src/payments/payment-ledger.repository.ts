@@ -56,6 +56,13 @@ export class PaymentLedgerRepository implements PaymentLedger {
     await this.records.update({ id }, { status: 'failed', failureReason: reason.slice(0, 500) });
   }
 
+  /** What became of the payments for an operation on a job: settled wins over verified, verified over failed. */
+  async outcomeFor(endpoint: string, jobId: string): Promise<'settled' | 'verified' | 'failed' | 'none'> {
+    const rows: Array<{ status: PaymentRecord['status'] }> = await this.records.find({ select: { status: true }, where: { endpoint, jobId } });
+    for (const status of ['settled', 'verified', 'failed'] as const) if (rows.some((row) => row.status === status)) return status;
+    return 'none';
+  }
+
   /** The receipt of the settled payment for an operation on a job (e.g. its result), if there is one. */
   async settledReceipt(endpoint: string, jobId: string): Promise<PaymentReceipt | undefined> {
     const row = await this.records

@@ -17,6 +17,15 @@ export interface JobPayloads {
   [JobName.ConvertFile]: { jobId: string };
 }
 
+/**
+ * What every queued job carries: the deployment it belongs to (the id of its database) and its payload.
+ * Two deployments sharing a Redis prefix then never run each other's jobs.
+ */
+export interface JobEnvelope<N extends JobName = JobName> {
+  deploymentId: string;
+  payload: JobPayloads[N];
+}
+
 export const QUEUE_OF_JOB: Readonly<Record<JobName, QueueName>> = {
   [JobName.PurgeExpired]: QueueName.Maintenance,
   [JobName.ConvertFile]: QueueName.Conversion,

@@ -6,9 +6,10 @@ import { ON_JOB_METADATA } from './on-job.decorator.js';
 type Handler = (payload: unknown, context: JobContext) => Promise<unknown>;
 
 export interface JobContext {
+  /** The BullMQ job id. */
   jobId: string;
+  /** 1 for the first run of this BullMQ job, 2 for its first retry, … */
   attempt: number;
-  reportProgress(percent: number): Promise<void>;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ALL_QUEUES } from './job-contract.js';
 import { JobService } from './job.service.js';
+import { SharedPrefixWatch } from './shared-prefix-watch.js';
 
 /** BullMQ on REDIS_URL under QUEUE_PREFIX; the queues of the job contract; the JobService. */
 @Module({
@@ -17,7 +18,7 @@ import { JobService } from './job.service.js';
     }),
     BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name }))),
   ],
-  providers: [JobService],
+  providers: [JobService, SharedPrefixWatch],
   exports: [JobService],
 })
 export class QueueModule {}

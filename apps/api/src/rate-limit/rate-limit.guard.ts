@@ -2,8 +2,8 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable, Logger } f
 import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
-import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
 import { apiOfPath, matchedRoutePattern, normalisedPath } from '../http/api-of-request.js';
+import { RateLimitError, RateLimitErrorCode } from './rate-limit.error.js';
 import { RateLimitStore } from './rate-limit.store.js';
 
 const WINDOW_SECONDS = 60;
@@ -36,12 +36,11 @@ export class RateLimitGuard implements CanActivate {
       return true;
     }
     if (hit.count > this.config.x402RateLimitPerMinute) {
-      throw new ApiErrorException(
-        429,
-        ApiErrorCode.RateLimited,
+      throw new RateLimitError(
+        RateLimitErrorCode.TooManyRequests,
         `Too many requests: at most ${this.config.x402RateLimitPerMinute} per minute per client. Retry after ${hit.resetInSeconds} s.`,
         undefined,
-        { 'Retry-After': String(hit.resetInSeconds) },
+        hit.resetInSeconds,
       );
     }
     return true;

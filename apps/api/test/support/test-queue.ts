@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Queue, QueueEvents } from 'bullmq';
+import { type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import { JobName, QueueName } from '../../src/queue/job-contract.js';
+import pg from 'pg';
+import { type JobEnvelope, JobName, type JobPayloads, QUEUE_OF_JOB, QueueName } from '../../src/queue/job-contract.js';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -26,13 +27,44 @@ export function createTestQueuePrefix(): { prefix: string; drop(): Promise<void>
   };
 }
 
-/** Queues the real maintenance.purge-expired job on a prefix and waits for a worker's answer. */
-export async function runPurgeExpired(redisUrl: string, prefix: string, timeoutMs = 20_000): Promise<unknown> {
-  const queue = new Queue(QueueName.Maintenance, { connection: { url: redisUrl }, prefix });
-  const events = new QueueEvents(QueueName.Maintenance, { connection: { url: redisUrl }, prefix });
+/** Where a test's service keeps its queue and its data. */
+export interface QueueTarget {
+  redisUrl: string;
+  prefix: string;
+  /** The deployment's database: jobs carry its identity, and workers of other deployments leave them alone. */
+  databaseUrl: string;
+}
+
+/** The identity of the deployment whose database this is (the migrations created it). */
+export async function deploymentIdOf(databaseUrl: string): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query('SELECT id FROM deployment_identity')).rows[0].id as string;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Queues a job of the contract for a deployment, as its own processes would. */
+export async function enqueueFor<N extends JobName>(target: QueueTarget, name: N, payload: JobPayloads[N], options: JobsOptions = {}): Promise<string> {
+  const queue = new Queue(QUEUE_OF_JOB[name], { connection: { url: target.redisUrl }, prefix: target.prefix });
+  try {
+    const envelope: JobEnvelope<N> = { deploymentId: await deploymentIdOf(target.databaseUrl), payload };
+    return (await queue.add(name, envelope, options)).id!;
+  } finally {
+    await queue.close();
+  }
+}
+
+/** Queues the real maintenance.purge-expired job for a deployment and waits for a worker's answer. */
+export async function runPurgeExpired(target: QueueTarget, timeoutMs = 20_000): Promise<unknown> {
+  const queue = new Queue(QueueName.Maintenance, { connection: { url: target.redisUrl }, prefix: target.prefix });
+  const events = new QueueEvents(QueueName.Maintenance, { connection: { url: target.redisUrl }, prefix: target.prefix });
   try {
     await events.waitUntilReady();
-    const job = await queue.add(JobName.PurgeExpired, { reason: 'manual' });
+    const envelope: JobEnvelope<JobName.PurgeExpired> = { deploymentId: await deploymentIdOf(target.databaseUrl), payload: { reason: 'manual' } };
+    const job = await queue.add(JobName.PurgeExpired, envelope);
     return await job.waitUntilFinished(events, timeoutMs);
   } finally {
     await events.close();
