@@ -279,4 +279,10 @@ describe('paymentNonce', () => {
     expect(a).toBe(b);
     expect(paymentNonce(solana({ transaction: 'AQIE' }))).not.toBe(a);
   });
+
+  it('takes a nonce and a payer from EVM payloads only', () => {
+    const solana: PaymentPayload = { x402Version: 2, accepted: solanaRequirement, payload: { transaction: 'AQID', authorization } };
+    expect(paymentNonce(solana)).toMatch(/^sha256:/);
+    expect(payerOf(solana)).toBeUndefined();
+  });
 });
