@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -9,36 +9,17 @@ import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chargeFor, encodeHeader, GuardedFacilitatorClient, Paid, type PaymentLedger, type PaymentReceipt, X402Module } from '../src/index.js';
-
-/** The persistence boundary of the gate, in memory: this test is about what reaches it. */
-class MemoryLedger implements PaymentLedger {
-  readonly records = new Map<string, { status: string }>();
-
-  async wasPresented() {
-    return false;
-  }
-  async recordVerified() {
-    const id = randomUUID();
-    this.records.set(id, { status: 'verified' });
-    return id;
-  }
-  async recordSettled(id: string, settlement: Parameters<PaymentLedger['recordSettled']>[1]): Promise<PaymentReceipt> {
-    this.records.get(id)!.status = 'settled';
-    return { scheme: 'exact', network: '', amountAtomic: '', asset: '', payTo: '', payer: settlement.payer, txHash: settlement.txHash, settledAt: settlement.settledAt };
-  }
-  async recordFailed(id: string) {
-    this.records.get(id)!.status = 'failed';
-  }
-}
+import { encodeHeader, GuardedFacilitatorClient, Paid, Payment, type RoutePayment, X402Module } from '../src/index.js';
+import { MemoryLedger } from './support/memory-ledger.js';
 
 @Controller()
 class CoffeeController {
   @Post('coffee')
   @HttpCode(200)
   @Paid({ name: 'buyCoffee', description: 'A coffee' })
-  coffee() {
-    return chargeFor(1000, () => ({ served: 'coffee' }));
+  async coffee(@Payment() payment: RoutePayment) {
+    await (await payment.collect(1000)).settle();
+    return { served: 'coffee' };
   }
 }
 

@@ -82,6 +82,20 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
     expect(facilitator.verified).toHaveLength(0);
   });
 
+  it('a header whose accepted block is right but whose payload is not: 402 naming the field, the facilitator never asked', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    for (const payload of [{}, { signature: '0x12', authorization: { ...evmPayment(accepted!).payload.authorization as object, value: '-1' } }]) {
+      const refusal = (await collectWith({ x402Version: 2, accepted, payload }).collecting.catch((error: unknown) => error)) as X402PaymentRequiredException;
+      expect(refusal).toBeInstanceOf(X402PaymentRequiredException);
+      expect(refusal.challenge.error).toMatch(/^invalid_payment_header: PAYMENT-SIGNATURE payload\./);
+    }
+    const { network: _network, ...withoutNetwork } = accepted!;
+    const missing = (await collectWith({ x402Version: 2, accepted: withoutNetwork, payload: evmPayment(accepted!).payload }).collecting.catch((error: unknown) => error)) as X402PaymentRequiredException;
+    expect(missing.challenge.error).toMatch(/^invalid_payment_header: .*accepted\.network/);
+    expect(facilitator.verified).toHaveLength(0);
+    expect(ledger.all()).toEqual([]);
+  });
+
   it('collects, records with its reference, settles once, records the settlement and sets PAYMENT-RESPONSE', async () => {
     const [accepted] = (await challengeOf(2000)).accepts;
     const { sent, collecting } = collectWith(evmPayment(accepted!), 2000, 'job_abc');

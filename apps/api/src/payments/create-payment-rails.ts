@@ -5,6 +5,7 @@ import { ExactSvmScheme } from '@x402/svm/exact/server';
 import type { PaymentConfig } from '../config/app-config.js';
 import { acceptedPayments } from './accepted-payments.js';
 import { startDevPayments } from './dev-payments.js';
+import { logRefusedFacilitatorError } from './log-refused-facilitator-error.js';
 import { PaymentRails } from './payment-rails.js';
 
 /** Dev mode: local chain + in-process facilitator. Live mode: the remote facilitator and the configured networks. */
@@ -21,6 +22,8 @@ export async function createPaymentRails(config: PaymentConfig): Promise<Payment
       timeoutMs: 30_000,
       ...(authHeaders ? { createAuthHeaders: async () => ({ verify: authHeaders, settle: authHeaders, supported: authHeaders }) } : {}),
     }),
+    undefined,
+    logRefusedFacilitatorError,
   );
   const accepts = acceptedPayments(config);
   const resourceServer = new x402ResourceServer(facilitator);

@@ -2,6 +2,7 @@ import { DevChain, LocalFacilitatorClient } from '@fileshift/devchain';
 import { GuardedFacilitatorClient } from '@fileshift/x402-nest';
 import type { FacilitatorClient } from '@x402/core/server';
 import { privateKeyToAccount } from 'viem/accounts';
+import { logRefusedFacilitatorError } from './log-refused-facilitator-error.js';
 import type { DevChainInfo } from './payment-rails.js';
 
 /** Dev mode: the local chain, its in-process facilitator, and the facts a newcomer needs to pay. */
@@ -20,7 +21,7 @@ export async function startDevPayments(rpcUrl?: string): Promise<{ info: DevChai
       payerPrivateKey,
     },
     // The RPC probe makes a stopped chain a 503 (nothing charged) rather than a refused payment.
-    facilitator: new GuardedFacilitatorClient(facilitator, () => chain.assertReachable()),
+    facilitator: new GuardedFacilitatorClient(facilitator, () => chain.assertReachable(), logRefusedFacilitatorError),
     stop: async () => {
       facilitator.dispose();
       await chain.stop();
