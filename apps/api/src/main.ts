@@ -4,6 +4,7 @@ import { loadConfig } from './config/app-config.js';
 import { createHttpApp, createWorkerContext } from './bootstrap.js';
 import { databaseDescription } from './database/data-source-options.js';
 import { createLogger } from './logging/create-logger.js';
+import { installProcessGuards } from './logging/process-guards.js';
 import { announceDevChain } from './payments/announce-dev-chain.js';
 import { PaymentRails } from './payments/payment-rails.js';
 import { checkRedisReachable } from './queue/check-redis.js';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     process.exit(69);
   }
   const logger = createLogger(config);
+  installProcessGuards(process, logger, (code) => process.exit(code));
   logger.info({ database: databaseDescription(config), role: config.role }, 'starting');
 
   let app: INestApplicationContext;
