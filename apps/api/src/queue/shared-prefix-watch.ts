@@ -4,7 +4,7 @@ import { APP_CONFIG } from '../config/app-config.token.js';
 import { DEPLOYMENT, type Deployment } from '../deployment/deployment.js';
 import { JobService } from './job.service.js';
 
-const ANNOUNCE_EVERY_MS = 60_000;
+const ANNOUNCE_EVERY_MS = 15_000;
 /** A deployment that announced itself this recently still uses the prefix. */
 const RECENT_MS = 10 * 60_000;
 
