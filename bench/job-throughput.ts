@@ -8,12 +8,17 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import sharp from 'sharp';
+import { loadConfig } from '../apps/api/dist/config/app-config.js';
+import { CONVERT_JOB_OPTIONS } from '../apps/api/dist/jobs/job-runs.js';
+import { jobInputKey } from '../apps/api/dist/jobs/job-storage-keys.js';
+import { createFileStorage } from '../apps/api/dist/storage/create-file-storage.js';
 import { spawnBuiltService } from './support/service.js';
 
 const ADMIN = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -29,21 +34,24 @@ spawnSync(process.execPath, ['apps/api/dist/migrate.js'], { env: { PATH: process
 const db = new pg.Client({ connectionString: env.DATABASE_URL });
 await db.connect();
 const queue = new Queue('conversion', { connection: { url: REDIS_URL }, prefix: env.QUEUE_PREFIX });
+const loaded = loadConfig(env, 'bench');
+if (!loaded.ok) throw new Error(loaded.problems.join('; '));
+const storage = createFileStorage(loaded.config);
+// Jobs carry their deployment's identity: a worker leaves any other job alone.
+const deploymentId = (await db.query('SELECT id FROM deployment_identity')).rows[0].id as string;
 
 const bigPng = await sharp({ create: { width: 700, height: 500, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png({ compressionLevel: 1 }).toBuffer();
 const smallPng = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#36c' } }).png().toBuffer();
 
 async function submit(input: Buffer): Promise<string> {
   const id = `job_${randomBytes(24).toString('base64url')}`;
-  const dir = join(env.DATA_DIR, 'files', 'jobs', id);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'input'), input);
+  await storage.put(jobInputKey(id), Readable.from([input]));
   await db.query(
     `INSERT INTO conversion_jobs (id, status, original_filename, file_created_at, input_size_bytes, input_sha256, detected_input_format, target_format, request_fingerprint, expires_at)
      VALUES ($1, 'queued', 'a.png', now(), $2, 'x', 'png', 'webp', 'x', now() + interval '1 day')`,
     [id, input.length],
   );
-  await queue.add('conversion.convert-file', { jobId: id }, { jobId: id });
+  await queue.add('conversion.convert-file', { deploymentId, payload: { jobId: id } }, { jobId: id, ...CONVERT_JOB_OPTIONS });
   return id;
 }
 async function waitDone(ids: string[]): Promise<void> {
