@@ -15,7 +15,7 @@ export const CreateConversionJobRequestSchema = apiSchema(
   z.object({
     file: z.string().meta({ format: 'binary', description: 'The file, sent as application/octet-stream (binary part).' }),
     target_format: z.string().min(1).max(20).describe('Output format without a dot, e.g. webp, mp3.'),
-    filename: z.string().max(255).describe('Original file name: a hint for detection.'),
+    filename: fileNameField().describe('Original file name: a hint for detection. No control characters.'),
     created_at: z.string().describe('File creation time, RFC 3339: a detection hint.'),
     size_bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES).describe('Must equal the bytes uploaded.'),
   }),

@@ -154,7 +154,7 @@ export interface paths {
         put?: never;
         /**
          * Start a conversion job (paid: job creation fee, non-refundable).
-         * @description The upload is validated (size, size_bytes, target_format, a conversion path from the detected input format) before the payment challenge. With the same Idempotency-Key and the same parameters the existing job is returned and no fee is charged again.
+         * @description The upload is validated (size, size_bytes, target_format, and the evidence rule: the first bytes must show a format an engine here reads, with a conversion path to the target) before the payment challenge: a request that cannot succeed is refused with 422 and never charged. With the same Idempotency-Key and the same parameters the existing job is returned and no fee is charged again.
          */
         post: operations["createConversionJob"];
         delete?: never;
@@ -189,7 +189,7 @@ export interface paths {
         };
         /**
          * Buy a finished result (paid: dynamic price by uploaded size, 0.02 or 0.04 USDC).
-         * @description 409 result_not_ready while queued or processing; 409 conversion_failed when the job failed (nothing is charged). Once bought, later calls return a download URL again without charging.
+         * @description 409 result_not_ready while queued or processing; 409 conversion_failed when the job failed; 410 when the result is no longer stored (nothing is charged in each case). Once bought, later calls return a download URL again without charging.
          */
         get: operations["purchaseConversionResult"];
         put?: never;
@@ -210,7 +210,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete the job, its input and its result now (free; the job id is the access key). */
+        /** Delete the job, its input and its result now (free; the job id is the access key). A running conversion is stopped. */
         delete: operations["deleteConversionJob"];
         options?: never;
         head?: never;
@@ -370,7 +370,7 @@ export interface components {
             Message: string;
         };
         DetectFileTypeRequest: {
-            /** @description Original file name; the extension may be missing or wrong. */
+            /** @description Original file name; the extension may be missing or wrong. No control characters. */
             filename: string;
             /**
              * Format: date-time
@@ -446,7 +446,7 @@ export interface components {
             file: Blob;
             /** @description Output format without a dot, e.g. webp, mp3. */
             target_format: string;
-            /** @description Original file name: a hint for detection. */
+            /** @description Original file name: a hint for detection. No control characters. */
             filename: string;
             /** @description File creation time, RFC 3339: a detection hint. */
             created_at: string;
