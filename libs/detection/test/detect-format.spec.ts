@@ -149,7 +149,7 @@ describe('suggestFilename', () => {
 });
 
 describe('assessConversionCompatibility', () => {
-  const candidate = (id: string, confidence: number) => ({ format: getFormat(id)!, confidence, reasons: [] });
+  const candidate = (id: string, confidence: number) => ({ format: getFormat(id)!, confidence, reasons: [], evidence: 'content' as const });
   const targetsOf = (id: string) => (id === 'png' ? ['jpg', 'webp'] : []);
   const assess = (best: ReturnType<typeof candidate> | null, sizeBytes = 1000) =>
     assessConversionCompatibility({ best, sizeBytes, maxSizeBytes: 41_943_040, targetsOf });
