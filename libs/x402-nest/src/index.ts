@@ -4,7 +4,7 @@ export { GuardedFacilitatorClient } from './guarded-facilitator.client.js';
 export { Paid, PAID_ROUTE_METADATA, type PaidOptions } from './paid.decorator.js';
 export { Payment } from './payment.decorator.js';
 export type { CollectedPayment, PaymentReceipt, RoutePayment } from './route-payment.js';
-export { type RetryOptions, withRetries } from './with-retries.js';
+export { AFTER_SETTLEMENT_RETRIES, type RetryOptions, withRetries } from './with-retries.js';
 export { type PaymentLedger, PaymentReplayError, type SettledPayment, type VerifiedPaymentRecord } from './payment-ledger.js';
 export { encodeHeader, readPaymentHeader, type ReadPayment, upgradeV1Payment } from './payment-header.js';
 export { payerOf, paymentNonce } from './payment-nonce.js';

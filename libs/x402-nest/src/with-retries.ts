@@ -25,3 +25,6 @@ export async function withRetries<T>(work: () => Promise<T>, options: RetryOptio
     }
   }
 }
+
+/** For writes that must follow a settlement (the money moved): about 15 s in all, longer than a database restart. */
+export const AFTER_SETTLEMENT_RETRIES: Omit<RetryOptions, 'onRetry'> = { attempts: 6, firstDelayMs: 500, maxDelayMs: 4000 };

@@ -18,12 +18,10 @@ import { type PaymentLedger, PaymentReplayError } from './payment-ledger.js';
 import { encodeHeader, readPaymentHeader, upgradeV1Payment } from './payment-header.js';
 import { payerOf, paymentNonce } from './payment-nonce.js';
 import type { CollectedPayment, RoutePayment } from './route-payment.js';
-import { withRetries } from './with-retries.js';
+import { AFTER_SETTLEMENT_RETRIES, withRetries } from './with-retries.js';
 import { X402PaymentRequiredException, X402UnavailableException } from './x402.exceptions.js';
 
 const REPLAY_REASON = 'payment_already_used: this signed payment was presented before';
-/** About 15 s in all: longer than a database restart, short enough for the client still to wait. */
-const SETTLED_RECORD_RETRIES = { attempts: 6, firstDelayMs: 500, maxDelayMs: 4000 };
 
 function toPrice(priceAtomic: number | bigint | string): string {
   const price = BigInt(priceAtomic);
@@ -142,7 +140,7 @@ export class X402PaymentGate {
         // The money moved: the record must follow, even through a short database outage.
         const receipt = await withRetries(
           () => ledger.recordSettled(recordId, { txHash: settlement.transaction, payer: settlement.payer ?? payerOf(paymentPayload) ?? null, settledAt: new Date() }),
-          { ...SETTLED_RECORD_RETRIES, onRetry: (error) => this.options.onError?.(`recording settled payment ${recordId} (tx ${settlement.transaction}) failed; retrying`, error) },
+          { ...AFTER_SETTLEMENT_RETRIES, onRetry: (error) => this.options.onError?.(`recording settled payment ${recordId} (tx ${settlement.transaction}) failed; retrying`, error) },
         );
         for (const [name, value] of Object.entries(settlement.headers)) reply.header(name, value);
         return receipt;

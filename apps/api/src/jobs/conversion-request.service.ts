@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { getFormat } from '@fileshift/formats';
-import { type RoutePayment, withRetries } from '@fileshift/x402-nest';
+import { AFTER_SETTLEMENT_RETRIES, type RoutePayment, withRetries } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { DetectionService } from '../detection/detection.service.js';
@@ -17,8 +17,6 @@ import { jobInputKey } from './job-storage-keys.js';
 import { type Upload, UploadReader } from './upload-reader.js';
 
 export const JOB_RETENTION_MS = 24 * 3600 * 1000;
-/** Writes after the fee settled must outlive a short database outage: the money moved. */
-const AFTER_SETTLEMENT_RETRIES = { attempts: 6, firstDelayMs: 500, maxDelayMs: 4000 };
 
 export interface ConversionRequest {
   /** From {@link ConversionRequestService.newUploadTarget}: the upload is already stored as this job's input. */

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JobName } from '../queue/job-contract.js';
 import { JobService } from '../queue/job.service.js';
+import { within } from '../queue/within.js';
 import { CONVERT_JOB_OPTIONS } from './job-runs.js';
 
 /** How long a request waits for Redis to take a job before it answers anyway. */
@@ -19,21 +20,13 @@ export class JobDispatcher {
 
   /** True when the queue took the job within the bound. */
   async dispatch(jobId: string): Promise<boolean> {
-    const enqueued = this.queue.enqueue(JobName.ConvertFile, { jobId }, { jobId, ...CONVERT_JOB_OPTIONS });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not take it within ${DISPATCH_TIMEOUT_MS} ms`)), DISPATCH_TIMEOUT_MS);
-    });
     try {
-      await Promise.race([enqueued, timeout]);
+      // The add may still land once Redis answers; adding the same job id again later changes nothing.
+      await within(this.queue.enqueue(JobName.ConvertFile, { jobId }, { jobId, ...CONVERT_JOB_OPTIONS }), DISPATCH_TIMEOUT_MS, 'Redis');
       return true;
     } catch (error) {
-      // The add may still land once Redis answers; adding the same job id again later changes nothing.
-      enqueued.catch(() => undefined);
       this.logger.warn(`job ${jobId} stays queued for the reconciler: ${(error as Error).message}`);
       return false;
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -5,6 +5,7 @@ import { PURGE_EVERY_MS } from '../maintenance/maintenance-schedule.service.js';
 import { PaymentLedgerRepository } from '../payments/payment-ledger.repository.js';
 import { JobName } from '../queue/job-contract.js';
 import { JobService } from '../queue/job.service.js';
+import { within } from '../queue/within.js';
 import type { ConversionJob } from './conversion-job.entity.js';
 import { ConversionJobsRepository } from './conversion-jobs.repository.js';
 import { JobDispatcher } from './job-dispatcher.js';
@@ -184,12 +185,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private bounded<T>(call: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${QUEUE_CALL_TIMEOUT_MS} ms`)), QUEUE_CALL_TIMEOUT_MS);
-    });
-    call.catch(() => undefined);
-    return Promise.race([call, timeout]).finally(() => clearTimeout(timer));
+    return within(call, QUEUE_CALL_TIMEOUT_MS, 'Redis');
   }
 
   private reportOnce(key: string, message: string): void {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { suggestFilename } from '@fileshift/detection';
 import { getFormat, mimeTypeOf } from '@fileshift/formats';
-import { type PaymentReceipt, type RoutePayment, withRetries } from '@fileshift/x402-nest';
+import { AFTER_SETTLEMENT_RETRIES, type PaymentReceipt, type RoutePayment, withRetries } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { PaymentLedgerRepository } from '../payments/payment-ledger.repository.js';
@@ -17,7 +17,6 @@ import { PURCHASE_RESULT_OPERATION } from './paid-operations.js';
 import type { PurchasedConversionResult } from './result.schemas.js';
 
 export const DOWNLOAD_VALIDITY_MS = 3600 * 1000;
-const AFTER_SETTLEMENT_RETRIES = { attempts: 6, firstDelayMs: 500, maxDelayMs: 4000 };
 
 /** Selling a finished result once, and handing out download URLs for it. */
 @Injectable()
