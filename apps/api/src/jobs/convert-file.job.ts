@@ -45,25 +45,31 @@ export class ConvertFileJob {
       return { status: 'failed' };
     }
 
-    const scratch = await this.scratch.open(jobId);
+    let outcome: RunOutcome;
     try {
-      let outcome: RunOutcome;
-      try {
-        outcome = await this.convert(job, lease, scratch.file('input'), scratch.file(`output.${job.targetFormat}`), scratch.path);
-      } catch (error) {
-        if (lease.lost) return await this.giveUp(job, lease.lost);
-        const failure = toFailure(error);
-        if (failure.retryable && job.attempts < MAX_RUNS) {
-          await lease.release();
-          throw failure;
-        }
-        this.logger.warn(`job ${jobId} failed (${failure.failureType}): ${failure.diagnostics ?? failure.message}`);
-        outcome = { status: 'failed', failureType: failure.failureType, failureMessage: failure.message };
+      outcome = await this.convertInScratch(job, lease);
+    } catch (error) {
+      if (lease.lost) return await this.giveUp(job, lease.lost);
+      const failure = toFailure(error);
+      if (failure.retryable && job.attempts < MAX_RUNS) {
+        await lease.release();
+        throw failure;
       }
-      if (await lease.finish(outcome)) return { status: outcome.status };
-      return await this.giveUp(job, lease.lost ?? ((await this.jobs.find(jobId)) ? 'taken' : 'removed'));
+      this.logger.warn(`job ${jobId} failed (${failure.failureType}): ${failure.diagnostics ?? failure.message}`);
+      outcome = { status: 'failed', failureType: failure.failureType, failureMessage: failure.message };
     } finally {
       await lease.stop();
+    }
+    if (await lease.finish(outcome)) return { status: outcome.status };
+    return this.giveUp(job, lease.lost ?? ((await this.jobs.find(jobId)) ? 'taken' : 'removed'));
+  }
+
+  /** The conversion in a scratch directory of its own, removed in every outcome. */
+  private async convertInScratch(job: ConversionJob, lease: JobLease): Promise<RunOutcome> {
+    const scratch = await this.scratch.open(job.id);
+    try {
+      return await this.convert(job, lease, scratch.file('input'), scratch.file(`output.${job.targetFormat}`), scratch.path);
+    } finally {
       await scratch.remove();
     }
   }
