@@ -241,6 +241,20 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
     }
   });
 
+  // --- regressions: what the fuzzer found, shrunk to one request each -------------------------------
+
+  it('regression: an Expect header other than 100-continue is 417 in the shape of the path\'s API, not Node\'s empty 417', async () => {
+    const x402 = await exchange('regressions', { ...paidRequest('detect'), headers: { 'content-type': 'application/json', expect: 'nothing' } });
+    expect(x402.status).toBe(417);
+    expect(JSON.parse(x402.body.toString())).toEqual({ error: { code: 'expectation_failed', message: expect.stringMatching(/100-continue/) } });
+    expect(x402.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const key = await exchange('regressions', { method: 'POST', path: '/api/v1/list_ext_out', headers: { 'content-type': 'application/json', expect: '200-ok' }, body: '{"ext_in":"png"}' });
+    expect(key.status).toBe(417);
+    expect(JSON.parse(key.body.toString())).toEqual({ Status: 'Error', Message: expect.stringMatching(/100-continue/) });
+    // The connection goes on: the next request on it is answered as usual.
+    expect((await exchange('regressions', { method: 'POST', path: '/api/v1/list_ext_out', headers: { 'content-type': 'application/json' }, body: '{"ext_in":"png"}' })).status).toBe(200);
+  });
+
   // --- 1. every route, any method, any id --------------------------------------------------------
 
   it('every route with any method, job id, file name or unknown path', async () => {
