@@ -30,6 +30,7 @@ import {
   urlSafe,
   withoutControlCharacters,
 } from './support/fuzz-inputs.js';
+import { rawRequest } from './support/raw-http.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { decodeBase64Json, encodeBase64Json, payingFetch, signedPayment } from './support/x402-payer.js';
 
@@ -253,6 +254,19 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
     expect(JSON.parse(key.body.toString())).toEqual({ Status: 'Error', Message: expect.stringMatching(/100-continue/) });
     // The connection goes on: the next request on it is answered as usual.
     expect((await exchange('regressions', { method: 'POST', path: '/api/v1/list_ext_out', headers: { 'content-type': 'application/json' }, body: '{"ext_in":"png"}' })).status).toBe(200);
+  });
+
+  it('regression: a malformed request behind one still being answered on the same connection gets its 400 after that answer, not instead of it', async () => {
+    // The fuzzer's case: a keep-alive download still streaming when the next request (Content-Length: abc) arrived,
+    // which got no answer at all. Pipelined, it is deterministic: Node used to answer the first, valid request with the 400.
+    const port = Number(new URL(t.baseUrl).port);
+    const pipelined = `GET /api/x402/v1/health HTTP/1.1\r\nHost: x\r\n\r\nGET /api/x402/v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n`;
+    const answer = await rawRequest(port, pipelined);
+    expect(answer.status, 'the first request gets its own answer').toBe(200);
+    const second = answer.raw.slice(answer.raw.indexOf('HTTP/1.1', 1));
+    expect(second).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(second).toContain('\r\nContent-Type: application/json; charset=utf-8\r\n');
+    expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4))).toEqual({ error: { code: 'bad_request', message: 'The request is malformed.' } });
   });
 
   // --- 1. every route, any method, any id --------------------------------------------------------

@@ -209,6 +209,7 @@ export const strayHeaders = fc.record(
     'x-http-method-override': fc.constantFrom('DELETE', 'PUT', 'GET'),
     'x-original-url': fc.constantFrom('/api/v1/convert', '/admin'),
     forwarded: fc.constantFrom('for=1.2.3.4;proto=https', 'garbage'),
+    'content-length': fc.constantFrom('abc', '-1', '1.5', '0x10'),
   },
   { requiredKeys: [] },
 );
