@@ -11,6 +11,7 @@ import { OpenApiDocumentStore } from './discovery/openapi-document.store.js';
 import { answerFrameworkError } from './http/answer-framework-error.js';
 import { createClientErrorHandler } from './http/client-error-handler.js';
 import { HttpExceptionFilter } from './http/http-exception.filter.js';
+import { answerUnmetExpectation } from './http/unmet-expectation.handler.js';
 import { PinoNestLogger } from './logging/pino-nest-logger.js';
 import { MAX_UPLOAD_BYTES } from './payments/pricing.js';
 import fastifyMultipart from '@fastify/multipart';
@@ -38,6 +39,8 @@ export async function createHttpApp(config: AppConfig, logger: Logger): Promise<
     bufferLogs: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  // An Expect other than 100-continue: Node would answer 417 itself, with no body.
+  app.getHttpServer().on('checkExpectation', answerUnmetExpectation);
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

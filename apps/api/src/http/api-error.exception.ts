@@ -7,6 +7,7 @@ export enum ApiErrorCode {
   NotFound = 'not_found',
   MethodNotAllowed = 'method_not_allowed',
   RequestTimeout = 'request_timeout',
+  ExpectationFailed = 'expectation_failed',
   PayloadTooLarge = 'payload_too_large',
   UriTooLong = 'uri_too_long',
   UnsupportedMediaType = 'unsupported_media_type',

@@ -34,6 +34,7 @@ describe('toPublicError', () => {
     expect(toPublicError({ statusCode: 414 })).toEqual({ status: 414, code: 'uri_too_long', message: 'The request URL is longer than this server accepts.' });
     expect(toPublicError({ statusCode: 431 })).toMatchObject({ status: 431, code: 'headers_too_large' });
     expect(toPublicError({ statusCode: 408 })).toMatchObject({ status: 408, code: 'request_timeout' });
+    expect(toPublicError({ statusCode: 417 })).toMatchObject({ status: 417, code: 'expectation_failed' });
     expect(toPublicError({ statusCode: 500, code: 'FST_ERR_ASYNC_CONSTRAINT' })).toMatchObject({ status: 500, code: 'internal_error' });
   });
 

@@ -13,6 +13,7 @@ const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   413: ApiErrorCode.PayloadTooLarge,
   414: ApiErrorCode.UriTooLong,
   415: ApiErrorCode.UnsupportedMediaType,
+  417: ApiErrorCode.ExpectationFailed,
   422: ApiErrorCode.ValidationError,
   429: ApiErrorCode.RateLimited,
   431: ApiErrorCode.HeadersTooLarge,
@@ -27,6 +28,7 @@ const MESSAGE_BY_STATUS: Record<number, string> = {
   413: 'The request body is larger than allowed.',
   414: 'The request URL is longer than this server accepts.',
   415: 'The request media type is not accepted here.',
+  417: 'The Expect header asks for something this server does not do; only 100-continue is supported.',
   431: 'The request headers are larger than this server accepts.',
   500: 'Internal error. The request id in the x-request-id header identifies it in our logs.',
 };
