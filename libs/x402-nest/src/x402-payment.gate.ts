@@ -135,7 +135,10 @@ export class X402PaymentGate {
         }
         if (!settlement.success) {
           await ledger.recordFailed(recordId, settlement.errorReason);
-          throw await this.challenge(server, context(), `settlement_failed: ${settlement.errorReason}${settlement.errorMessage ? ` (${settlement.errorMessage})` : ''}`);
+          // The reason is a code the client can act on; the facilitator's message may quote its libraries
+          // (an RPC URL, a request body), so it goes to our log only.
+          if (settlement.errorMessage) this.options.onError?.(`settlement of payment ${recordId} refused (${settlement.errorReason})`, new Error(settlement.errorMessage));
+          throw await this.challenge(server, context(), `settlement_failed: ${settlement.errorReason}`);
         }
         // The money moved: the record must follow, even through a short database outage.
         const receipt = await withRetries(

@@ -151,7 +151,8 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
     const paid = await collectWith(evmPayment(accepted!)).collecting;
     facilitator.settleWith = 'refuse';
     const refusal = (await paid.settle().catch((error: unknown) => error)) as X402PaymentRequiredException;
-    expect(refusal.challenge.error).toMatch(/^settlement_failed: insufficient_funds/);
+    expect(refusal.challenge.error).toBe('settlement_failed: insufficient_funds');
+    expect(JSON.stringify(refusal.challenge) + JSON.stringify(refusal.headers)).not.toContain('10.0.0.7');
     expect(ledger.all()[0]).toMatchObject({ status: 'failed', failureReason: 'insufficient_funds' });
   });
 

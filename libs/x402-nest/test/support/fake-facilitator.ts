@@ -27,7 +27,10 @@ export class FakeFacilitator implements FacilitatorClient {
   async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
     this.settled.push(payload);
     this.failAs(this.settleWith);
-    if (this.settleWith === 'refuse') return { success: false, errorReason: 'insufficient_funds', transaction: '', network: requirements.network, payer: payerOf(payload) };
+    if (this.settleWith === 'refuse') {
+      // A facilitator's message may quote its libraries' internals: never for the client.
+      return { success: false, errorReason: 'insufficient_funds', errorMessage: 'execution reverted; URL: http://10.0.0.7:8545', transaction: '', network: requirements.network, payer: payerOf(payload) };
+    }
     const transaction = `0x${(++this.transactions).toString(16).padStart(64, '0')}`;
     return { success: true, transaction, network: requirements.network, payer: payerOf(payload) };
   }
