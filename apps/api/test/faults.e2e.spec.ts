@@ -108,7 +108,8 @@ describe('paid jobs survive faults: every job ends, every fee settles once, noth
 
   /**
    * A paying client as the SDK is one: it sends an Idempotency-Key and, when the answer is lost or says
-   * "retry" (a network error, 5xx, 409 while the key is being paid for), sends the same request again.
+   * "retry" (a network error, 5xx, 409 while the key is being paid for, a settlement that failed and
+   * charged nothing), sends the same request again.
    */
   async function submit(deployment: Deployment, file: Buffer, target = 'mp3', apiUrl = deployment.apiUrl, key = `faults-${randomBytes(9).toString('base64url')}`): Promise<string> {
     for (let attempt = 1; ; attempt++) {
@@ -118,7 +119,9 @@ describe('paid jobs survive faults: every job ends, every fee settles once, noth
         accepted.get(deployment)!.add(jobId);
         return jobId;
       }
-      const retryable = answer instanceof Error || answer.status >= 500 || answer.status === 409;
+      // 402 after paying: the settlement failed and nothing was charged (the challenge says so); pay again.
+      const settlementFailed = !(answer instanceof Error) && answer.status === 402 && /settlement_failed/.test(answer.headers.get('payment-required') ? Buffer.from(answer.headers.get('payment-required')!, 'base64').toString() : '');
+      const retryable = answer instanceof Error || answer.status >= 500 || answer.status === 409 || settlementFailed;
       if (!retryable || attempt >= 40) throw new Error(`submission failed: ${answer instanceof Error ? answer.message : `${answer.status} ${await answer.text()}`}`);
       retries++;
       await sleep(500);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type Account,
   BaseError,
@@ -16,6 +17,8 @@ import {
 /** transferWithAuthorization on our token uses about 60k gas; the limit only has to be safely above it. */
 export const SETTLEMENT_GAS_LIMIT = 200_000n;
 const RECEIPT_TIMEOUT_MS = 30_000;
+/** Several processes settling from one account keep taking each other's nonces; each retry re-reads it. */
+const STALE_NONCE_ATTEMPTS = 6;
 
 type FacilitatorWallet = WalletClient<Transport, Chain, Account> & PublicActions<Transport, Chain>;
 
@@ -32,8 +35,9 @@ interface Prepared {
  *
  * Callers send one transaction at a time (the facilitator serialises settlements). The nonce and fees
  * are read from the chain at the first send and again after any failed send; a send the node refused
- * for a stale nonce or fee (another process on the same account, a fee spike) is repeated once with
- * fresh values. Any other failure is not repeated: the transaction may have gone out.
+ * for a stale nonce or fee (other processes on the same account, a fee spike) is repeated with fresh
+ * values, a few times, after a short random pause so racing processes fall out of step. Any other
+ * failure is not repeated: the transaction may have gone out.
  */
 export class SettlementSender {
   private prepared: Promise<Prepared> | undefined;
@@ -42,16 +46,17 @@ export class SettlementSender {
   constructor(private readonly wallet: FacilitatorWallet) {}
 
   async writeContract(parameters: WriteContractParameters): Promise<Hash> {
-    let receipt: TransactionReceipt;
-    try {
-      receipt = await this.send(parameters);
-    } catch (error) {
-      this.prepared = undefined;
-      if (!isStaleNonceOrFee(error)) throw error;
-      receipt = await this.send(parameters);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const receipt = await this.send(parameters);
+        this.receipts.set(receipt.transactionHash, receipt);
+        return receipt.transactionHash;
+      } catch (error) {
+        this.prepared = undefined;
+        if (!isStaleNonceOrFee(error) || attempt >= STALE_NONCE_ATTEMPTS) throw error;
+        await sleep(5 + Math.random() * 25 * attempt);
+      }
     }
-    this.receipts.set(receipt.transactionHash, receipt);
-    return receipt.transactionHash;
   }
 
   /** The receipt of a transaction this sender sent (handed over once), else the chain's. */

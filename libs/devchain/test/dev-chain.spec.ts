@@ -117,4 +117,15 @@ describe('dev chain with real settlement (anvil)', () => {
     expect(settled).toMatchObject({ success: true });
     expect(await chain.usdcBalanceOf(chain.payTo)).toBe(payToBefore + 2000n);
   });
+
+  it('settles every payment when three facilitators on the same account (three API instances) settle at the same time', async () => {
+    const others = [new LocalFacilitatorClient(chain), new LocalFacilitatorClient(chain)];
+    const facilitators = [facilitator, ...others];
+    const payToBefore = await chain.usdcBalanceOf(chain.payTo);
+    const payments = await Promise.all(Array.from({ length: 12 }, (_, i) => pay(chain.payerPrivateKeys[i % 4]!, requirements())));
+    const settled = await Promise.all(payments.map(({ payload }, i) => facilitators[i % facilitators.length]!.settle(payload, requirements())));
+    for (const other of others) other.dispose();
+    expect(settled.map((s) => s.success)).toEqual(Array(12).fill(true));
+    expect(await chain.usdcBalanceOf(chain.payTo)).toBe(payToBefore + 12n * 2000n);
+  });
 });
