@@ -6,7 +6,6 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDa
  * `queued` (paid, waiting for a worker) → `processing` (a worker holds its lease) → `done` | `failed`.
  */
 export type ConversionJobStatus = 'awaiting_payment' | 'queued' | 'processing' | 'done' | 'failed';
-export const UNFINISHED_STATUSES: readonly ConversionJobStatus[] = ['awaiting_payment', 'queued', 'processing'];
 
 /** Which API created a job: its result is sold (x402) or served under /tmp/ (key API). */
 export type ConversionJobOrigin = 'x402' | 'key_api';
