@@ -1,46 +1,131 @@
-import type { ConversionPair, Converter } from './converter.js';
+import type { ConversionPlan, PlanStep } from './conversion-plan.js';
+import type { EngineDescriptor } from './engine-descriptor.js';
 
-/** Pure: which target formats each source format can reach, and through which engine. */
+export const MAX_PLAN_STEPS = 3;
+/** Added per step, so of two plans of equal engine cost the shorter wins. */
+const STEP_OVERHEAD = 0.5;
+
+interface Edge extends PlanStep {
+  recommended: boolean;
+  engineClass: EngineDescriptor['engineClass'];
+}
+
+/**
+ * Pure: the conversions the given engines make possible. A conversion is a plan of up to three steps
+ * (docx → pdf → png); the cheapest plan wins, and where two engines offer one pair the dearer one is the
+ * fallback. Only a plan's last step may write several files (one per page), and a format is never
+ * visited twice. An engine's pair from a format to itself (pdf → pdf: PDF/A, compression) is a plan of
+ * its own and never a step of a longer one.
+ */
 export class ConversionGraph {
-  private readonly edges = new Map<string, Map<string, { converter: Converter; recommended: boolean }>>();
+  private readonly edges = new Map<string, Edge[]>();
+  // A graph never changes (a new set of engines makes a new graph), so its answers are kept.
+  private readonly plansMemo = new Map<string, ConversionPlan[]>();
+  private readonly targetsMemo = new Map<string, string[]>();
 
-  constructor(converters: readonly Converter[]) {
-    for (const converter of converters) {
-      for (const pair of converter.pairs()) this.add(pair, converter);
+  constructor(descriptors: readonly EngineDescriptor[]) {
+    for (const descriptor of descriptors) {
+      for (const pair of descriptor.pairs) {
+        const from = pair.from.toLowerCase();
+        const edge: Edge = {
+          engine: descriptor.id,
+          from,
+          to: pair.to.toLowerCase(),
+          options: pair.options ?? [],
+          multipleOutputs: Boolean(pair.multipleOutputs),
+          cost: pair.cost ?? descriptor.cost,
+          recommended: Boolean(pair.recommended),
+          engineClass: descriptor.engineClass,
+        };
+        this.edges.set(from, [...(this.edges.get(from) ?? []), edge]);
+      }
     }
+    // Cheapest first; among equals the engine listed first (the registry's preference).
+    for (const list of this.edges.values()) list.sort((a, b) => a.cost - b.cost);
   }
 
+  /** The engines whose pairs make the graph. */
+  engines(): string[] {
+    return [...new Set([...this.edges.values()].flat().map((edge) => edge.engine))];
+  }
+
+  /** The cheapest plan from one format to another, or undefined. */
+  plan(from: string, to: string): ConversionPlan | undefined {
+    return this.plans(from, to)[0];
+  }
+
+  /** Every plan from one format to another, cheapest first: the first is used, the others are fallbacks. */
+  plans(from: string, to: string): ConversionPlan[] {
+    const key = `${from.toLowerCase()}>${to.toLowerCase()}`;
+    let plans = this.plansMemo.get(key);
+    if (!plans) this.plansMemo.set(key, (plans = this.findPlans(from.toLowerCase(), to.toLowerCase())));
+    return plans;
+  }
+
+  private findPlans(source: string, target: string): ConversionPlan[] {
+    const found: ConversionPlan[] = [];
+    if (source === target) {
+      for (const edge of this.edgesFrom(source)) if (edge.to === target) found.push(toPlan([edge]));
+      return found;
+    }
+    const walk = (path: Edge[], at: string, visited: Set<string>) => {
+      for (const edge of this.edgesFrom(at)) {
+        if (edge.to === edge.from || visited.has(edge.to)) continue;
+        if (edge.to === target) found.push(toPlan([...path, edge]));
+        else if (!edge.multipleOutputs && path.length + 1 < MAX_PLAN_STEPS) walk([...path, edge], edge.to, new Set([...visited, edge.to]));
+      }
+    };
+    walk([], source, new Set([source]));
+    return found.sort((a, b) => a.cost - b.cost || a.steps.length - b.steps.length);
+  }
+
+  /** Every format some plan reaches from `from`. */
   targetsOf(from: string): string[] {
-    return [...(this.edges.get(from.toLowerCase())?.keys() ?? [])];
+    const source = from.toLowerCase();
+    let targets = this.targetsMemo.get(source);
+    if (!targets) this.targetsMemo.set(source, (targets = this.findTargets(source)));
+    return targets;
+  }
+
+  private findTargets(source: string): string[] {
+    const reached = new Set<string>();
+    for (const edge of this.edgesFrom(source)) if (edge.to === source) reached.add(source);
+    const walk = (at: string, depth: number, visited: Set<string>) => {
+      for (const edge of this.edgesFrom(at)) {
+        if (edge.to === edge.from || visited.has(edge.to)) continue;
+        reached.add(edge.to);
+        if (!edge.multipleOutputs && depth + 1 < MAX_PLAN_STEPS) walk(edge.to, depth + 1, new Set([...visited, edge.to]));
+      }
+    };
+    walk(source, 0, new Set([source]));
+    return [...reached];
   }
 
   canConvert(from: string, to: string): boolean {
-    return this.edge(from, to) !== undefined;
+    return this.plan(from, to) !== undefined;
   }
 
+  /** A target worth offering first: every step of its cheapest plan is a recommended pair. */
   isRecommended(from: string, to: string): boolean {
-    return this.edge(from, to)?.recommended ?? false;
-  }
-
-  converterFor(from: string, to: string): Converter | undefined {
-    return this.edge(from, to)?.converter;
+    const plan = this.plan(from, to);
+    if (!plan) return false;
+    return plan.steps.every((step) => this.edgesFrom(step.from).some((edge) => edge.engine === step.engine && edge.to === step.to && edge.recommended));
   }
 
   sourceFormats(): string[] {
     return [...this.edges.keys()];
   }
 
-  private edge(from: string, to: string) {
-    return this.edges.get(from.toLowerCase())?.get(to.toLowerCase());
+  private edgesFrom(format: string): readonly Edge[] {
+    return this.edges.get(format) ?? [];
   }
+}
 
-  private add(pair: ConversionPair, converter: Converter): void {
-    const from = pair.from.toLowerCase();
-    const to = pair.to.toLowerCase();
-    if (from === to) return;
-    const targets = this.edges.get(from) ?? new Map();
-    // The first engine registered for a pair keeps it: the registry lists engines by preference.
-    if (!targets.has(to)) targets.set(to, { converter, recommended: Boolean(pair.recommended) });
-    this.edges.set(from, targets);
-  }
+function toPlan(edges: Edge[]): ConversionPlan {
+  const heaviest = edges.reduce((a, b) => (b.cost > a.cost ? b : a));
+  return {
+    steps: edges.map(({ engine, from, to, options, multipleOutputs, cost }) => ({ engine, from, to, options, multipleOutputs, cost })),
+    cost: edges.reduce((sum, edge) => sum + edge.cost + STEP_OVERHEAD, 0),
+    engineClass: heaviest.engineClass,
+  };
 }

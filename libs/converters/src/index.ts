@@ -1,16 +1,7 @@
+// What the API may import: descriptors, options, plans and the graph — nothing that starts an engine.
 export { ConversionError, FAILURE_TYPES, type FailureType } from './conversion-error.js';
-export { ConversionGraph } from './conversion-graph.js';
-export { DEFAULT_CONVERSION_LIMITS } from './conversion-limits.js';
-export type {
-  ConversionContext,
-  ConversionLimits,
-  ConversionOutcome,
-  ConversionPair,
-  ConversionRequest,
-  Converter,
-  EngineAvailability,
-} from './converter.js';
-export { createConversionGraph, createDefaultRegistry, knownConverters, type ConverterRegistry } from './create-default-registry.js';
-export { FfmpegAudioConverter } from './ffmpeg-audio.converter.js';
-export { SandboxedProcessRunner, type SandboxedResult, type SandboxedRun } from './sandboxed-process.runner.js';
-export { SharpImageConverter } from './sharp-image.converter.js';
+export { ConversionGraph, MAX_PLAN_STEPS } from './conversion-graph.js';
+export { type ConversionOptions, describeAllowed, OPTION_NAMES, OPTION_SCHEMAS, type OptionName, type OptionsValidation, selectedPages, validateOptions } from './conversion-options.js';
+export { type ConversionPlan, optionsOfPlan, type PlanStep, stepWeights } from './conversion-plan.js';
+export { allPairs, ENGINE_CLASSES, type EngineClass, type EngineDescriptor, type EngineLimits, type EnginePair } from './engine-descriptor.js';
+export { ENGINE_DESCRIPTORS, engineDescriptor } from './engine-descriptors.js';

@@ -1,62 +1,95 @@
 import { describe, expect, it } from 'vitest';
 import { ConversionGraph } from '../src/conversion-graph.js';
-import type { ConversionPair, Converter } from '../src/converter.js';
-import { createConversionGraph, createDefaultRegistry } from '../src/create-default-registry.js';
+import { optionsOfPlan, stepWeights } from '../src/conversion-plan.js';
+import type { EngineDescriptor, EnginePair } from '../src/engine-descriptor.js';
+import { ENGINE_DESCRIPTORS } from '../src/engine-descriptors.js';
 
-const fake = (id: string, pairs: ConversionPair[], available = true): Converter => ({
+const engine = (id: string, cost: number, pairs: EnginePair[], engineClass: EngineDescriptor['engineClass'] = 'documents'): EngineDescriptor => ({
   id,
-  probe: async () => ({ available }),
-  pairs: () => pairs,
-  convert: async () => ({ engine: id, outputBytes: 0 }),
+  engineClass,
+  description: id,
+  cost,
+  pairs,
+  limits: { timeoutMs: 1000, maxOutputBytes: 1000 },
+  debianPackages: [],
 });
 
+const office = engine('office', 10, [
+  { from: 'docx', to: 'pdf', recommended: true, options: ['pdfa'] },
+  { from: 'docx', to: 'odt' },
+  { from: 'odt', to: 'pdf' },
+  { from: 'md', to: 'html' },
+  { from: 'html', to: 'pdf' },
+]);
+const pdfTools = engine('pdftools', 3, [
+  { from: 'pdf', to: 'png', recommended: true, multipleOutputs: true, options: ['dpi', 'pages'] },
+  { from: 'pdf', to: 'pdf', options: ['compress'] },
+]);
+const images = engine('images', 1, [{ from: 'png', to: 'webp', recommended: true, options: ['quality'] }], 'images');
+const cheapOffice = engine('cheap-office', 4, [{ from: 'docx', to: 'pdf' }]);
+
 describe('ConversionGraph', () => {
-  it('answers targets, pairs, recommendations and the engine of each pair', () => {
-    const a = fake('a', [{ from: 'png', to: 'jpg', recommended: true }, { from: 'png', to: 'webp' }, { from: 'png', to: 'png' }]);
-    const b = fake('b', [{ from: 'png', to: 'webp', recommended: true }, { from: 'mp3', to: 'wav' }]);
-    const graph = new ConversionGraph([a, b]);
-    expect(graph.targetsOf('png')).toEqual(['jpg', 'webp']);
-    expect(graph.targetsOf('unknown')).toEqual([]);
-    expect(graph.canConvert('mp3', 'wav')).toBe(true);
-    expect(graph.canConvert('wav', 'mp3')).toBe(false);
-    expect(graph.isRecommended('png', 'jpg')).toBe(true);
-    expect(graph.isRecommended('png', 'webp')).toBe(false);
-    expect(graph.converterFor('png', 'webp')?.id).toBe('a');
-    expect(graph.sourceFormats().sort()).toEqual(['mp3', 'png']);
+  it('plans up to three steps, cheapest first: docx → pdf → png, md → html → pdf', () => {
+    const graph = new ConversionGraph([office, pdfTools, images]);
+    expect(graph.plan('docx', 'png')!.steps.map((s) => `${s.engine}:${s.from}>${s.to}`)).toEqual(['office:docx>pdf', 'pdftools:pdf>png']);
+    expect(graph.plan('md', 'pdf')!.steps.map((s) => s.to)).toEqual(['html', 'pdf']);
+    expect(graph.plan('md', 'png')!.steps).toHaveLength(3);
+    expect(graph.targetsOf('md').sort()).toEqual(['html', 'pdf', 'png']);
+    expect(graph.canConvert('png', 'docx')).toBe(false);
   });
 
-  it('ignores identity pairs and matches ids case-insensitively', () => {
-    const graph = new ConversionGraph([fake('a', [{ from: 'PNG', to: 'Jpg', recommended: true }, { from: 'jpg', to: 'jpg' }])]);
-    expect(graph.canConvert('png', 'JPG')).toBe(true);
-    expect(graph.isRecommended('Png', 'jpg')).toBe(true);
-    expect(graph.targetsOf('jpg')).toEqual([]);
-    expect(graph.canConvert('jpg', 'jpg')).toBe(false);
+  it('never goes past a step that writes several files, nor past three steps', () => {
+    const graph = new ConversionGraph([office, pdfTools, images]);
+    // pdf → png writes a file per page: png → webp cannot follow it.
+    expect(graph.canConvert('docx', 'webp')).toBe(false);
+    expect(graph.targetsOf('docx')).not.toContain('webp');
+    const chain = engine('chain', 1, [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'd' }, { from: 'd', to: 'e' }]);
+    const chained = new ConversionGraph([chain]);
+    expect(chained.plan('a', 'd')!.steps).toHaveLength(3);
+    expect(chained.canConvert('a', 'e')).toBe(false);
   });
 
-  it('keeps an engine whose probe throws out of the graph', async () => {
-    const broken: Converter = { ...fake('broken', [{ from: 'x', to: 'y' }]), probe: async () => Promise.reject(new Error('no binary')) };
-    const { graph, missing, engines } = await createDefaultRegistry([broken]);
-    expect(graph.canConvert('x', 'y')).toBe(false);
-    expect(missing).toEqual(['broken']);
-    expect(engines[0]?.availability.problem).toBe('no binary');
+  it('lets cost decide between two engines for one pair, the other being the fallback', () => {
+    const graph = new ConversionGraph([office, cheapOffice, pdfTools]);
+    expect(graph.plans('docx', 'pdf').map((plan) => plan.steps.map((s) => s.engine).join('+'))).toEqual(['cheap-office', 'office', 'office+office']);
+    expect(graph.plan('docx', 'png')!.steps[0]!.engine).toBe('cheap-office');
   });
 
-  it('leaves out engines that are not present', async () => {
-    const { graph, missing } = await createConversionGraph([fake('here', [{ from: 'a', to: 'b' }]), fake('gone', [{ from: 'c', to: 'd' }], false)]);
-    expect(graph.sourceFormats()).toEqual(['a']);
-    expect(missing).toEqual(['gone']);
+  it('offers a format to itself only as a plan of its own (pdf → pdf: compression)', () => {
+    const graph = new ConversionGraph([office, pdfTools]);
+    expect(graph.plan('pdf', 'pdf')!.steps.map((s) => s.engine)).toEqual(['pdftools']);
+    expect(graph.targetsOf('pdf').sort()).toEqual(['pdf', 'png']);
+    expect(graph.plan('docx', 'pdf')!.steps).toHaveLength(1);
   });
 
-  it('offers the sharp image and ffmpeg audio pairs on this machine', async () => {
-    const { graph, missing, engines } = await createDefaultRegistry();
-    if (missing.length > 0) console.error(`\n*** ENGINES MISSING: ${JSON.stringify(engines.filter((e) => !e.availability.available))} — install them (Debian: ffmpeg). ***\n`);
-    expect(missing).toEqual([]);
-    expect(graph.targetsOf('mp3').sort()).toEqual(['aac', 'flac', 'm4a', 'ogg', 'opus', 'wav']);
-    expect(graph.converterFor('wav', 'opus')?.id).toBe('ffmpeg-audio');
-    expect(graph.isRecommended('png', 'webp')).toBe(true);
-    expect(graph.isRecommended('png', 'tiff')).toBe(false);
-    expect(graph.targetsOf('png')).toEqual(expect.arrayContaining(['jpg', 'webp', 'avif', 'tiff', 'gif']));
-    expect(graph.targetsOf('svg')).toContain('png');
-    expect(graph.targetsOf('png')).not.toContain('svg');
+  it('says which options a plan takes, its queue, the weight of each step and whether it is recommended', () => {
+    const graph = new ConversionGraph([office, pdfTools, images]);
+    const plan = graph.plan('docx', 'png')!;
+    expect(optionsOfPlan(plan).sort()).toEqual(['dpi', 'pages', 'pdfa']);
+    expect(plan.engineClass).toBe('documents');
+    expect(stepWeights(plan)).toEqual([10 / 13, 3 / 13]);
+    expect(graph.plan('png', 'webp')!.engineClass).toBe('images');
+    expect(graph.isRecommended('docx', 'pdf')).toBe(true);
+    expect(graph.isRecommended('docx', 'png')).toBe(true);
+    expect(graph.isRecommended('docx', 'odt')).toBe(false);
+    expect(graph.isRecommended('md', 'pdf')).toBe(false);
+  });
+
+  it('holds nothing for engines that are not there', () => {
+    const graph = new ConversionGraph([]);
+    expect(graph.targetsOf('png')).toEqual([]);
+    expect(graph.plan('png', 'webp')).toBeUndefined();
+    expect(graph.engines()).toEqual([]);
+  });
+
+  it('with every engine of this build: the pairs the issues ask for', () => {
+    const graph = new ConversionGraph(ENGINE_DESCRIPTORS);
+    for (const from of ['docx', 'doc', 'odt', 'rtf', 'txt', 'html']) for (const to of ['pdf', 'docx', 'odt', 'rtf', 'txt', 'html', 'png', 'jpg']) if (from !== to) expect(graph.canConvert(from, to), `${from}→${to}`).toBe(true);
+    for (const from of ['xlsx', 'xls', 'ods', 'csv']) for (const to of ['pdf', 'xlsx', 'ods', 'csv', 'html', 'png']) if (from !== to) expect(graph.canConvert(from, to), `${from}→${to}`).toBe(true);
+    for (const from of ['pptx', 'ppt', 'odp']) for (const to of ['pdf', 'pptx', 'odp', 'jpg']) if (from !== to) expect(graph.canConvert(from, to), `${from}→${to}`).toBe(true);
+    for (const to of ['png', 'jpg', 'txt', 'html']) expect(graph.canConvert('pdf', to), `pdf→${to}`).toBe(true);
+    for (const from of ['jpg', 'png', 'webp', 'gif', 'avif', 'tiff']) expect(graph.canConvert(from, 'pdf'), `${from}→pdf`).toBe(true);
+    expect(graph.plan('webp', 'pdf')!.steps.map((s) => s.engine)).toEqual(['sharp', 'img2pdf']);
+    expect(graph.plan('mp3', 'wav')!.engineClass).toBe('media');
   });
 });

@@ -1,13 +1,32 @@
-import type { ConversionContext, ConversionLimits } from '../../src/converter.js';
-import { DEFAULT_CONVERSION_LIMITS } from '../../src/conversion-limits.js';
-import { ConversionError } from '../../src/conversion-error.js';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
+import { ConversionError } from '../../src/conversion-error.js';
+import type { ConversionOptions } from '../../src/conversion-options.js';
+import type { EngineLimits } from '../../src/engine-descriptor.js';
+import type { EngineRuntime, StepContext } from '../../src/engine-runtime.js';
 
-export const testContext = (workRoot?: string, limits: Partial<ConversionLimits> = {}): ConversionContext => ({
+export const testContext = (runtime: EngineRuntime, workDir = mkdtempSync(join(tmpdir(), 'fileshift-work-')), limits: Partial<EngineLimits> = {}): StepContext => ({
   signal: new AbortController().signal,
-  limits: { ...DEFAULT_CONVERSION_LIMITS, ...limits },
-  workRoot,
+  limits: { ...runtime.descriptor.limits, ...limits },
+  workDir,
 });
+
+let steps = 0;
+
+/** Runs one step of `runtime` into a fresh output directory under `dir`; the files it wrote. */
+export async function convertStep(
+  runtime: EngineRuntime,
+  step: { inputPath: string; from: string; to: string; options?: ConversionOptions },
+  dir: string,
+  context: Partial<StepContext> = {},
+): Promise<string[]> {
+  const outputDir = join(dir, `step-${++steps}-${step.from}-to-${step.to}`);
+  mkdirSync(outputDir, { recursive: true });
+  const outcome = await runtime.convert({ ...step, outputDir, options: step.options ?? {} }, { ...testContext(runtime), ...context });
+  return outcome.files;
+}
 
 /** Asserts a ConversionError of this type whose message leaks no path. */
 export async function expectFailure(promise: Promise<unknown>, failureType: string, secretPath: string): Promise<ConversionError> {

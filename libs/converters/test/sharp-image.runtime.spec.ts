@@ -1,20 +1,21 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SharpImageConverter } from '../src/sharp-image.converter.js';
-import { expectFailure, testContext } from './support/test-context.js';
+import { SHARP_DESCRIPTOR } from '../src/descriptors/sharp.descriptor.js';
+import { SharpImageRuntime } from '../src/sharp-image.runtime.js';
+import { convertStep, expectFailure, testContext } from './support/test-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-sharp-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const converter = new SharpImageConverter(2);
+const runtime = new SharpImageRuntime(2);
 /** sharp's metadata names, as our ids. */
 const asId = (format?: string) => (format === 'jpeg' ? 'jpg' : format === 'heif' ? 'avif' : format);
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80" fill="#3366cc"/></svg>';
 
-describe('SharpImageConverter', () => {
+describe('SharpImageRuntime', () => {
   const inputs = new Map<string, string>();
   beforeAll(async () => {
     const base = sharp({ create: { width: 120, height: 80, channels: 3, background: '#3366cc' } });
@@ -32,22 +33,32 @@ describe('SharpImageConverter', () => {
   });
 
   it('converts every pair it offers, keeping the dimensions', async () => {
-    const pairs = converter.pairs();
+    const pairs = SHARP_DESCRIPTOR.pairs;
     expect(pairs.length).toBe(7 * 6 - 6);
     for (const { from, to } of pairs) {
-      const out = join(dir, `${from}-to-${to}.${to}`);
-      const outcome = await converter.convert({ inputPath: inputs.get(from)!, outputPath: out, from, to }, testContext());
-      const meta = await sharp(out).metadata();
+      const [out] = await convertStep(runtime, { inputPath: inputs.get(from)!, from, to }, dir);
+      const meta = await sharp(out!).metadata();
       expect(asId(meta.format), `${from}→${to}`).toBe(to);
       if (to === 'avif') expect(meta.compression, `${from}→avif`).toBe('av1');
       expect([meta.width, meta.height], `${from}→${to}`).toEqual([120, 80]);
-      expect(outcome.outputBytes).toBeGreaterThan(0);
     }
   });
 
+  it('honours quality, width, height and fit', async () => {
+    const [small] = await convertStep(runtime, { inputPath: inputs.get('png')!, from: 'png', to: 'jpg', options: { width: 60 } }, dir);
+    expect(await sharp(small!).metadata()).toMatchObject({ width: 60, height: 40 });
+    const [filled] = await convertStep(runtime, { inputPath: inputs.get('png')!, from: 'png', to: 'webp', options: { width: 50, height: 50, fit: 'fill' } }, dir);
+    expect(await sharp(filled!).metadata()).toMatchObject({ width: 50, height: 50 });
+    const noisy = join(dir, 'noisy.png');
+    await sharp({ create: { width: 200, height: 200, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 }, background: '#000' } }).png().toFile(noisy);
+    const [low] = await convertStep(runtime, { inputPath: noisy, from: 'png', to: 'jpg', options: { quality: 10 } }, dir);
+    const [high] = await convertStep(runtime, { inputPath: noisy, from: 'png', to: 'jpg', options: { quality: 95 } }, dir);
+    expect(statSync(low!).size).toBeLessThan(statSync(high!).size / 2);
+  });
+
   it('never offers svg as an output and refuses to write it', async () => {
-    expect(converter.pairs().some((p) => p.to === 'svg')).toBe(false);
-    await expectFailure(converter.convert({ inputPath: inputs.get('png')!, outputPath: join(dir, 'x.svg'), from: 'png', to: 'svg' }, testContext()), 'unsupported_output_format', dir);
+    expect(SHARP_DESCRIPTOR.pairs.some((p) => p.to === 'svg')).toBe(false);
+    await expectFailure(convertStep(runtime, { inputPath: inputs.get('png')!, from: 'png', to: 'svg' }, dir), 'unsupported_output_format', dir);
   });
 
   it('keeps the frames of an animated gif when writing webp', async () => {
@@ -55,37 +66,40 @@ describe('SharpImageConverter', () => {
     const frame = (background: string) => sharp({ create: { width: 20, height: 20, channels: 3, background } }).png().toBuffer();
     await sharp([await frame('#ff0000'), await frame('#00ff00'), await frame('#0000ff')], { join: { animated: true } }).gif().toFile(frames);
     expect((await sharp(frames).metadata()).pages).toBe(3);
-    const out = join(dir, 'anim.webp');
-    await converter.convert({ inputPath: frames, outputPath: out, from: 'gif', to: 'webp' }, testContext());
-    expect((await sharp(out).metadata()).pages).toBe(3);
+    const [out] = await convertStep(runtime, { inputPath: frames, from: 'gif', to: 'webp' }, dir);
+    expect((await sharp(out!).metadata()).pages).toBe(3);
   });
 
   it('does not let an svg pull in files next to it', async () => {
     const svg = join(dir, 'peek.svg');
     writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="80"><image href="in.png" xlink:href="in.png" width="120" height="80"/></svg>');
-    const out = join(dir, 'peek.png');
-    await converter.convert({ inputPath: svg, outputPath: out, from: 'svg', to: 'png' }, testContext()).catch(() => undefined);
-    const { data } = await sharp(out).ensureAlpha().raw().toBuffer({ resolveWithObject: true }).catch(() => ({ data: Buffer.alloc(4) }));
+    const [out] = await convertStep(runtime, { inputPath: svg, from: 'svg', to: 'png' }, dir).catch(() => [join(dir, 'missing.png')]);
+    const { data } = await sharp(out!).ensureAlpha().raw().toBuffer({ resolveWithObject: true }).catch(() => ({ data: Buffer.alloc(4) }));
     expect(data[3], 'the neighbouring png must not be drawn').toBe(0);
   });
 
   it('reports corrupt input as unsupported_or_corrupt_input without leaking the path', async () => {
     const corrupt = join(dir, 'corrupt.png');
     writeFileSync(corrupt, Buffer.from('89504e470d0a1a0a00000000deadbeef', 'hex'));
-    const error = await expectFailure(converter.convert({ inputPath: corrupt, outputPath: join(dir, 'c.webp'), from: 'png', to: 'webp' }, testContext()), 'unsupported_or_corrupt_input', dir);
+    const error = await expectFailure(convertStep(runtime, { inputPath: corrupt, from: 'png', to: 'webp' }, dir), 'unsupported_or_corrupt_input', dir);
     expect(error.retryable).toBe(false);
   });
 
   it('rejects a decompression bomb (PNG header declaring 50000x50000) before decoding it', async () => {
     const bomb = join(dir, 'bomb.png');
     writeFileSync(bomb, pngDeclaring(50_000, 50_000));
-    await expectFailure(converter.convert({ inputPath: bomb, outputPath: join(dir, 'b.webp'), from: 'png', to: 'webp' }, testContext()), 'security_rejected', dir);
+    await expectFailure(convertStep(runtime, { inputPath: bomb, from: 'png', to: 'webp' }, dir), 'security_rejected', dir);
   });
 
   it('refuses an output past the size cap and removes it', async () => {
-    const out = join(dir, 'capped.tiff');
-    await expectFailure(converter.convert({ inputPath: inputs.get('png')!, outputPath: out, from: 'png', to: 'tiff' }, testContext(undefined, { maxOutputBytes: 100 })), 'file_too_large', dir);
-    await expect(sharp(out).metadata()).rejects.toThrow();
+    const capped = join(dir, 'capped');
+    mkdirSync(capped);
+    await expectFailure(
+      runtime.convert({ inputPath: inputs.get('png')!, outputDir: capped, from: 'png', to: 'tiff', options: {} }, { ...testContext(runtime, dir, { maxOutputBytes: 100 }) }),
+      'file_too_large',
+      dir,
+    );
+    expect(readdirSync(capped)).toEqual([]);
   });
 });
 

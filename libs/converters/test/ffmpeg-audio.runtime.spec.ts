@@ -3,8 +3,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FfmpegAudioConverter } from '../src/ffmpeg-audio.converter.js';
-import { expectFailure, testContext } from './support/test-context.js';
+import { FFMPEG_AUDIO_DESCRIPTOR } from '../src/descriptors/ffmpeg-audio.descriptor.js';
+import { FfmpegAudioRuntime } from '../src/ffmpeg-audio.runtime.js';
+import { convertStep, expectFailure, testContext } from './support/test-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-ffmpeg-'));
 const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-ffmpeg-work-'));
@@ -14,14 +15,14 @@ afterAll(() => {
 });
 const ffprobe = (path: string, entry: string) => execFileSync('ffprobe', ['-v', 'error', '-show_entries', entry, '-of', 'csv=p=0', path], { encoding: 'utf8' }).trim();
 
-describe('FfmpegAudioConverter (Debian package ffmpeg)', () => {
-  const converter = new FfmpegAudioConverter();
+describe('FfmpegAudioRuntime (Debian package ffmpeg)', () => {
+  const runtime = new FfmpegAudioRuntime();
   let mp3 = '';
   let wav = '';
   let flac = '';
 
   beforeAll(async () => {
-    const probe = await converter.probe();
+    const probe = await runtime.probe();
     if (!probe.available) {
       console.error(`\n*** ENGINE MISSING: ffmpeg (${probe.problem}). Install the Debian package ffmpeg; these tests FAIL without it. ***\n`);
       return;
@@ -35,11 +36,11 @@ describe('FfmpegAudioConverter (Debian package ffmpeg)', () => {
   });
 
   it('is installed on this machine', async () => {
-    expect((await converter.probe()).available).toBe(true);
+    expect((await runtime.probe()).available).toBe(true);
   });
 
   it('offers every audio pair both ways', () => {
-    expect(converter.pairs()).toHaveLength(7 * 6);
+    expect(FFMPEG_AUDIO_DESCRIPTOR.pairs).toHaveLength(7 * 6);
   });
 
   const cases: Array<[() => string, string, string, RegExp, string]> = [
@@ -53,29 +54,33 @@ describe('FfmpegAudioConverter (Debian package ffmpeg)', () => {
   ];
   for (const [input, from, to, container, codec] of cases) {
     it(`converts ${from} to ${to}: right container and codec, duration kept, progress reported`, async () => {
-      const out = join(dir, `${from}-to-${to}.${to}`);
       const progress: number[] = [];
-      const outcome = await converter.convert({ inputPath: input(), outputPath: out, from, to }, { ...testContext(workRoot), onProgress: (p) => progress.push(p) });
+      const [out] = (await convertStep(runtime, { inputPath: input(), from, to }, dir, { workDir: workRoot, onProgress: (p) => progress.push(p) })) as [string];
       expect(ffprobe(out, 'format=format_name')).toMatch(container);
       expect(ffprobe(out, 'stream=codec_name')).toBe(codec);
       // ADTS has no duration header: ffprobe estimates it from the bitrate, so allow more.
       expect(Math.abs(Number(ffprobe(out, 'format=duration')) - 2)).toBeLessThan(to === 'aac' ? 0.5 : 0.15);
-      expect(outcome.outputBytes).toBeGreaterThan(0);
       expect(progress.at(-1)).toBe(100);
       expect(readdirSync(workRoot)).toEqual([]);
     });
   }
 
   it('cuts the output at the duration limit', async () => {
-    const out = join(dir, 'cut.wav');
-    await converter.convert({ inputPath: mp3, outputPath: out, from: 'mp3', to: 'wav' }, testContext(workRoot, { maxDurationSeconds: 1 }));
+    const [out] = (await convertStep(runtime, { inputPath: mp3, from: 'mp3', to: 'wav' }, dir, testContext(runtime, workRoot, { maxDurationSeconds: 1 }))) as [string];
     expect(Number(ffprobe(out, 'format=duration'))).toBeCloseTo(1, 1);
+  });
+
+  it('encodes at the bitrate asked for', async () => {
+    const [low] = (await convertStep(runtime, { inputPath: wav, from: 'wav', to: 'mp3', options: { bitrate: '64k' } }, dir, { workDir: workRoot })) as [string];
+    const [high] = (await convertStep(runtime, { inputPath: wav, from: 'wav', to: 'mp3', options: { bitrate: '320k' } }, dir, { workDir: workRoot })) as [string];
+    expect(Number(ffprobe(low, 'format=bit_rate'))).toBeLessThan(80_000);
+    expect(Number(ffprobe(high, 'format=bit_rate'))).toBeGreaterThan(250_000);
   });
 
   it('reports corrupt input as unsupported_or_corrupt_input, not a crash, and cleans up', async () => {
     const corrupt = join(dir, 'corrupt.mp3');
     writeFileSync(corrupt, 'this is not audio at all');
-    const error = await expectFailure(converter.convert({ inputPath: corrupt, outputPath: join(dir, 'c.wav'), from: 'mp3', to: 'wav' }, testContext(workRoot)), 'unsupported_or_corrupt_input', dir);
+    const error = await expectFailure(convertStep(runtime, { inputPath: corrupt, from: 'mp3', to: 'wav' }, dir, { workDir: workRoot }), 'unsupported_or_corrupt_input', dir);
     expect(error.retryable).toBe(false);
     expect(readdirSync(workRoot)).toEqual([]);
   });
@@ -83,13 +88,12 @@ describe('FfmpegAudioConverter (Debian package ffmpeg)', () => {
   it('treats a hostile file name as a name', async () => {
     const hostile = join(dir, 'a; rm -rf x $(touch pwned).wav');
     execFileSync('cp', [wav, hostile]);
-    const out = join(dir, 'hostile out; echo.mp3');
-    await converter.convert({ inputPath: hostile, outputPath: out, from: 'wav', to: 'mp3' }, testContext(workRoot));
+    const [out] = (await convertStep(runtime, { inputPath: hostile, from: 'wav', to: 'mp3' }, join(dir, 'hostile out; echo'), { workDir: workRoot })) as [string];
     expect(ffprobe(out, 'format=format_name')).toBe('mp3');
     expect(readdirSync(dir)).not.toContain('pwned');
   });
 
   it('refuses an output format it does not write', async () => {
-    await expectFailure(converter.convert({ inputPath: wav, outputPath: join(dir, 'x.mid'), from: 'wav', to: 'mid' }, testContext(workRoot)), 'unsupported_output_format', dir);
+    await expectFailure(convertStep(runtime, { inputPath: wav, from: 'wav', to: 'mid' }, dir, { workDir: workRoot }), 'unsupported_output_format', dir);
   });
 });

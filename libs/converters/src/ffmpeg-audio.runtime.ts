@@ -1,31 +1,33 @@
 import { stat } from 'node:fs/promises';
 import { ConversionError } from './conversion-error.js';
-import type { ConversionContext, ConversionOutcome, ConversionPair, ConversionRequest, Converter, EngineAvailability } from './converter.js';
+import type { ConversionOptions } from './conversion-options.js';
+import { type AUDIO_FORMATS, FFMPEG_AUDIO_DESCRIPTOR } from './descriptors/ffmpeg-audio.descriptor.js';
+import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
 import { SandboxedProcessRunner } from './sandboxed-process.runner.js';
 
-const AUDIO = ['mp3', 'wav', 'ogg', 'flac', 'm4a', 'aac', 'opus'] as const;
-type Audio = (typeof AUDIO)[number];
-/** The targets most people want: a universal lossy one, a lossless one, an editable one. */
-const RECOMMENDED = new Set<string>(['mp3', 'wav', 'flac']);
+type Audio = (typeof AUDIO_FORMATS)[number];
 const PROBE_TIMEOUT_MS = 15_000;
 /** nice exits 127 when the engine binary is not there. */
 const COMMAND_NOT_FOUND = 127;
 
-/** Encoder and muxer per target: chosen by us, never by the caller. */
-const OUTPUT_ARGS: Record<Audio, string[]> = {
-  mp3: ['-c:a', 'libmp3lame', '-q:a', '2', '-f', 'mp3'],
-  wav: ['-c:a', 'pcm_s16le', '-f', 'wav'],
-  ogg: ['-c:a', 'libvorbis', '-q:a', '5', '-f', 'ogg'],
-  flac: ['-c:a', 'flac', '-f', 'flac'],
-  m4a: ['-c:a', 'aac', '-b:a', '192k', '-f', 'ipod'],
-  aac: ['-c:a', 'aac', '-b:a', '192k', '-f', 'adts'],
+/**
+ * Encoder and muxer per target: chosen by us, never by the caller, who may only pick a bitrate from the
+ * option's fixed list for lossy targets.
+ */
+const OUTPUT_ARGS: Record<Audio, (options: ConversionOptions) => string[]> = {
+  mp3: ({ bitrate }) => ['-c:a', 'libmp3lame', ...(bitrate ? ['-b:a', bitrate] : ['-q:a', '2']), '-f', 'mp3'],
+  wav: () => ['-c:a', 'pcm_s16le', '-f', 'wav'],
+  ogg: ({ bitrate }) => ['-c:a', 'libvorbis', ...(bitrate ? ['-b:a', bitrate] : ['-q:a', '5']), '-f', 'ogg'],
+  flac: () => ['-c:a', 'flac', '-f', 'flac'],
+  m4a: ({ bitrate }) => ['-c:a', 'aac', '-b:a', bitrate ?? '192k', '-f', 'ipod'],
+  aac: ({ bitrate }) => ['-c:a', 'aac', '-b:a', bitrate ?? '192k', '-f', 'adts'],
   // libopus accepts only these rates; 48 kHz is its native one.
-  opus: ['-c:a', 'libopus', '-b:a', '128k', '-ar', '48000', '-f', 'opus'],
+  opus: ({ bitrate }) => ['-c:a', 'libopus', '-b:a', bitrate ?? '128k', '-ar', '48000', '-f', 'opus'],
 };
 
 /** Audio through ffmpeg (Debian package), inside the sandboxed runner: local files only, no network. */
-export class FfmpegAudioConverter implements Converter {
-  readonly id = 'ffmpeg-audio';
+export class FfmpegAudioRuntime implements EngineRuntime {
+  readonly descriptor = FFMPEG_AUDIO_DESCRIPTOR;
 
   constructor(
     private readonly runner = new SandboxedProcessRunner(),
@@ -45,15 +47,13 @@ export class FfmpegAudioConverter implements Converter {
     }
   }
 
-  pairs(): readonly ConversionPair[] {
-    return AUDIO.flatMap((from) => AUDIO.filter((to) => to !== from).map((to) => ({ from, to, recommended: RECOMMENDED.has(to) })));
-  }
-
-  async convert(request: ConversionRequest, context: ConversionContext): Promise<ConversionOutcome> {
+  async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
     const to = request.to as Audio;
     if (!Object.hasOwn(OUTPUT_ARGS, to)) throw new ConversionError('unsupported_output_format', `This engine does not write ${request.to}.`);
     const limits = context.limits;
-    const durationSeconds = Math.min(await this.durationOf(request, context), limits.maxDurationSeconds);
+    const maxDuration = limits.maxDurationSeconds ?? FFMPEG_AUDIO_DESCRIPTOR.limits.maxDurationSeconds!;
+    const durationSeconds = Math.min(await this.durationOf(request, context), maxDuration);
+    const outputPath = singleOutput(request.outputDir, to);
 
     let pending = '';
     const result = await this.runner.run({
@@ -62,15 +62,15 @@ export class FfmpegAudioConverter implements Converter {
         '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
         '-protocol_whitelist', 'file,pipe',
         '-i', `file:${request.inputPath}`,
-        '-t', String(limits.maxDurationSeconds),
+        '-t', String(maxDuration),
         '-vn', '-sn', '-dn', '-map_metadata', '-1',
-        ...OUTPUT_ARGS[to],
+        ...OUTPUT_ARGS[to](request.options),
         '-progress', 'pipe:1', '-nostats',
-        `file:${request.outputPath}`,
+        `file:${outputPath}`,
       ],
-      workRoot: context.workRoot,
+      workRoot: context.workDir,
       timeoutMs: limits.timeoutMs,
-      outputPath: request.outputPath,
+      outputPath,
       maxOutputBytes: limits.maxOutputBytes,
       signal: context.signal,
       onStdout: (chunk) => {
@@ -91,13 +91,13 @@ export class FfmpegAudioConverter implements Converter {
       throw new ConversionError('unsupported_or_corrupt_input', `The input could not be converted as ${request.from} audio.`, false, result.stderrTail);
     }
     context.onProgress?.(100);
-    const outputBytes = await stat(request.outputPath).then((s) => s.size, () => 0);
+    const outputBytes = await stat(outputPath).then((s) => s.size, () => 0);
     if (outputBytes === 0) throw new ConversionError('unsupported_or_corrupt_input', 'The input holds no audio that could be converted.', false, result.stderrTail);
-    return { engine: this.id, outputBytes };
+    return { files: [outputPath] };
   }
 
   /** ffprobe first: it rejects non-audio input early and gives the duration for progress. */
-  private async durationOf(request: ConversionRequest, context: ConversionContext): Promise<number> {
+  private async durationOf(request: StepRequest, context: StepContext): Promise<number> {
     const result = await this.runner.run({
       command: this.ffprobe,
       args: [
@@ -105,7 +105,7 @@ export class FfmpegAudioConverter implements Converter {
         '-select_streams', 'a:0', '-show_entries', 'stream=codec_type:format=duration', '-of', 'default=noprint_wrappers=1',
         `file:${request.inputPath}`,
       ],
-      workRoot: context.workRoot,
+      workRoot: context.workDir,
       timeoutMs: Math.min(context.limits.timeoutMs, PROBE_TIMEOUT_MS),
       signal: context.signal,
     });

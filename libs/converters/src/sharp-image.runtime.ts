@@ -2,14 +2,11 @@ import { availableParallelism } from 'node:os';
 import { readFile, rm, stat } from 'node:fs/promises';
 import sharp, { type FormatEnum } from 'sharp';
 import { ConversionError } from './conversion-error.js';
-import type { ConversionContext, ConversionOutcome, ConversionPair, ConversionRequest, Converter, EngineAvailability } from './converter.js';
+import { SHARP_DESCRIPTOR, SHARP_WRITES } from './descriptors/sharp.descriptor.js';
+import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
 
-const READS = ['jpg', 'png', 'webp', 'avif', 'tiff', 'gif', 'svg'] as const;
-const WRITES = ['jpg', 'png', 'webp', 'avif', 'tiff', 'gif'] as const;
-type Written = (typeof WRITES)[number];
+type Written = (typeof SHARP_WRITES)[number];
 const ANIMATED = new Set<string>(['gif', 'webp']);
-/** What browsers and every viewer open. */
-const RECOMMENDED = new Set<string>(['jpg', 'png', 'webp']);
 
 /** libvips names; avif is heif with the AV1 codec. */
 const OUTPUT_FORMAT: Record<Written, keyof FormatEnum> = {
@@ -17,8 +14,8 @@ const OUTPUT_FORMAT: Record<Written, keyof FormatEnum> = {
 };
 
 /** Raster images through sharp (libvips, prebuilt from npm, in-process); SVG as input only. */
-export class SharpImageConverter implements Converter {
-  readonly id = 'sharp';
+export class SharpImageRuntime implements EngineRuntime {
+  readonly descriptor = SHARP_DESCRIPTOR;
 
   constructor(threads = Math.max(1, Math.floor(availableParallelism() / 2))) {
     // Process-wide libvips settings, set here once: leave cores to the server, and no file
@@ -31,39 +28,36 @@ export class SharpImageConverter implements Converter {
     return { available: true, version: `libvips ${sharp.versions.vips}` };
   }
 
-  pairs(): readonly ConversionPair[] {
-    return READS.flatMap((from) => WRITES.filter((to) => to !== from).map((to) => ({ from, to, recommended: RECOMMENDED.has(to) })));
-  }
-
-  async convert(request: ConversionRequest, context: ConversionContext): Promise<ConversionOutcome> {
-    if (!(WRITES as readonly string[]).includes(request.to)) throw new ConversionError('unsupported_output_format', `This engine does not write ${request.to}.`);
+  async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
+    if (!(SHARP_WRITES as readonly string[]).includes(request.to)) throw new ConversionError('unsupported_output_format', `This engine does not write ${request.to}.`);
     context.signal.throwIfAborted();
     const to = request.to as Written;
-    const { limits } = context;
+    const { limits, options } = { limits: context.limits, options: request.options };
+    const outputPath = singleOutput(request.outputDir, to);
     try {
       // SVG from a buffer has no base directory, so its <image href> cannot pull in neighbouring files.
       const input = request.from === 'svg' ? await readFile(request.inputPath) : request.inputPath;
-      await sharp(input, {
+      let image = sharp(input, {
         limitInputPixels: limits.maxInputPixels,
         // Frames survive only between formats that animate; elsewhere the first frame is taken.
         animated: ANIMATED.has(request.from) && ANIMATED.has(to),
         failOn: 'error',
       })
         .rotate()
-        .timeout({ seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)) })
-        .toFormat(OUTPUT_FORMAT[to], to === 'avif' ? { compression: 'av1' } : {})
-        .toFile(request.outputPath);
+        .timeout({ seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)) });
+      if (options.width || options.height) image = image.resize({ width: options.width, height: options.height, fit: options.fit ?? 'inside' });
+      await image.toFormat(OUTPUT_FORMAT[to], { ...(to === 'avif' ? { compression: 'av1' } : {}), ...(options.quality ? { quality: options.quality } : {}) }).toFile(outputPath);
     } catch (error) {
-      await rm(request.outputPath, { force: true });
+      await rm(outputPath, { force: true });
       throw toConversionError(error as Error, request.from);
     }
-    const outputBytes = (await stat(request.outputPath)).size;
+    const outputBytes = (await stat(outputPath)).size;
     if (outputBytes > limits.maxOutputBytes) {
-      await rm(request.outputPath, { force: true });
+      await rm(outputPath, { force: true });
       throw new ConversionError('file_too_large', `The output would be larger than ${limits.maxOutputBytes} bytes.`);
     }
     context.onProgress?.(100);
-    return { engine: this.id, outputBytes };
+    return { files: [outputPath] };
   }
 }
 

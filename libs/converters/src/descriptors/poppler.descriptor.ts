@@ -1,0 +1,18 @@
+import type { EngineDescriptor } from '../engine-descriptor.js';
+
+/** PDF pages as images (one file per page), and the text and HTML of a PDF, through poppler. */
+export const POPPLER_DESCRIPTOR: EngineDescriptor = {
+  id: 'poppler',
+  engineClass: 'documents',
+  description: 'PDF pages to images, text and HTML (poppler: pdftoppm, pdftotext, pdftohtml)',
+  cost: 3,
+  pairs: [
+    { from: 'pdf', to: 'png', recommended: true, multipleOutputs: true, options: ['pages', 'dpi', 'width', 'height'] },
+    { from: 'pdf', to: 'jpg', recommended: true, multipleOutputs: true, options: ['pages', 'dpi', 'width', 'height', 'quality'] },
+    { from: 'pdf', to: 'txt', options: ['pages'] },
+    { from: 'pdf', to: 'html', options: ['pages'] },
+  ],
+  // Rendering is the costly part: at most 200 pages are rendered or read.
+  limits: { timeoutMs: 120_000, maxOutputBytes: 512 * 1024 * 1024, maxPages: 200 },
+  debianPackages: ['poppler-utils'],
+};

@@ -1,0 +1,53 @@
+import type { OptionName } from './conversion-options.js';
+
+/** Which queue an engine's conversions wait in: a slow document never holds up an image. */
+export const ENGINE_CLASSES = ['documents', 'media', 'images'] as const;
+export type EngineClass = (typeof ENGINE_CLASSES)[number];
+
+/** One conversion an engine offers, between lowercase canonical format ids of @fileshift/formats. */
+export interface EnginePair {
+  from: string;
+  to: string;
+  /** A target worth offering first (the key API marks these 1). */
+  recommended?: boolean;
+  /** The options this pair honours (see conversion-options.ts). */
+  options?: readonly OptionName[];
+  /** The pair writes one file per page or frame (e.g. pdf → png); only the last step of a plan may. */
+  multipleOutputs?: boolean;
+  /** Overrides the engine's cost for this pair. */
+  cost?: number;
+}
+
+/** Limits an engine enforces on every conversion; they fail with the spec's failure types. */
+export interface EngineLimits {
+  timeoutMs: number;
+  maxOutputBytes: number;
+  /** Documents: pages read or rendered. */
+  maxPages?: number;
+  /** Media: the output is cut at this duration. */
+  maxDurationSeconds?: number;
+  /** Images: inputs with more pixels are refused before decoding. */
+  maxInputPixels?: number;
+}
+
+/**
+ * What an engine can do, known without running it: the API plans and validates from descriptors alone,
+ * and never starts or configures an engine. Workers pair each descriptor with a runtime.
+ */
+export interface EngineDescriptor {
+  id: string;
+  engineClass: EngineClass;
+  /** For the README, the start-up log and the discovery documents. */
+  description: string;
+  /** Relative cost of one conversion (1 cheap … 10 heavy); the graph prefers the cheapest plan. */
+  cost: number;
+  pairs: readonly EnginePair[];
+  limits: EngineLimits;
+  /** Debian packages that bring the engine (the test command installs them; the start-up log names them). */
+  debianPackages: readonly string[];
+}
+
+/** Every pair of `from` formats to `to` formats but the identities, with the same attributes. */
+export function allPairs(from: readonly string[], to: readonly string[], attributes: (to: string) => Omit<EnginePair, 'from' | 'to'> = () => ({})): EnginePair[] {
+  return from.flatMap((source) => to.filter((target) => target !== source).map((target) => ({ from: source, to: target, ...attributes(target) })));
+}

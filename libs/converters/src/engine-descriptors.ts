@@ -1,0 +1,23 @@
+import { FFMPEG_AUDIO_DESCRIPTOR } from './descriptors/ffmpeg-audio.descriptor.js';
+import { GHOSTSCRIPT_DESCRIPTOR } from './descriptors/ghostscript.descriptor.js';
+import { IMG2PDF_DESCRIPTOR } from './descriptors/img2pdf.descriptor.js';
+import { LIBREOFFICE_DESCRIPTOR } from './descriptors/libreoffice.descriptor.js';
+import { POPPLER_DESCRIPTOR } from './descriptors/poppler.descriptor.js';
+import { SHARP_DESCRIPTOR } from './descriptors/sharp.descriptor.js';
+import type { EngineDescriptor } from './engine-descriptor.js';
+
+/** Every engine this build knows, in order of preference where two offer a pair at the same cost. */
+export const ENGINE_DESCRIPTORS: readonly EngineDescriptor[] = [
+  SHARP_DESCRIPTOR,
+  FFMPEG_AUDIO_DESCRIPTOR,
+  LIBREOFFICE_DESCRIPTOR,
+  POPPLER_DESCRIPTOR,
+  GHOSTSCRIPT_DESCRIPTOR,
+  IMG2PDF_DESCRIPTOR,
+];
+
+const BY_ID = new Map(ENGINE_DESCRIPTORS.map((descriptor) => [descriptor.id, descriptor]));
+
+export function engineDescriptor(id: string): EngineDescriptor | undefined {
+  return BY_ID.get(id);
+}

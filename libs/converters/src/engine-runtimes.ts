@@ -1,0 +1,33 @@
+import type { EngineAvailability, EngineRuntime } from './engine-runtime.js';
+import { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
+import { SharpImageRuntime } from './sharp-image.runtime.js';
+
+/** A runtime for every engine this build knows, in the descriptors' order of preference. */
+export function createEngineRuntimes(): EngineRuntime[] {
+  return [new SharpImageRuntime(), new FfmpegAudioRuntime()];
+}
+
+export interface ProbedEngines {
+  /** The runtimes whose probe succeeded, by engine id. */
+  available: Map<string, EngineRuntime>;
+  versions: Record<string, string | undefined>;
+  /** The others, with why, and the Debian packages that would add them. */
+  missing: Array<{ id: string; problem: string; debianPackages: readonly string[] }>;
+}
+
+/** Probes every runtime (I/O); a probe that throws counts as an engine that is not there. */
+export async function probeEngines(runtimes: readonly EngineRuntime[]): Promise<ProbedEngines> {
+  const probed = await Promise.all(
+    runtimes.map(async (runtime) => ({
+      runtime,
+      availability: await runtime.probe().catch((error: Error): EngineAvailability => ({ available: false, problem: error.message })),
+    })),
+  );
+  return {
+    available: new Map(probed.filter((p) => p.availability.available).map((p) => [p.runtime.descriptor.id, p.runtime])),
+    versions: Object.fromEntries(probed.filter((p) => p.availability.available).map((p) => [p.runtime.descriptor.id, p.availability.version])),
+    missing: probed
+      .filter((p) => !p.availability.available)
+      .map((p) => ({ id: p.runtime.descriptor.id, problem: p.availability.problem ?? 'not available', debianPackages: p.runtime.descriptor.debianPackages })),
+  };
+}

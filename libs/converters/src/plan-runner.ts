@@ -1,0 +1,76 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConversionError } from './conversion-error.js';
+import type { ConversionOptions } from './conversion-options.js';
+import { type ConversionPlan, stepWeights } from './conversion-plan.js';
+import type { EngineRuntime } from './engine-runtime.js';
+
+export interface PlanRun {
+  /** The candidates, cheapest first (the job's recorded plan, then the fallbacks). */
+  plans: readonly ConversionPlan[];
+  inputPath: string;
+  /** The job's scratch directory: each step gets a directory of its own inside it. */
+  workDir: string;
+  options: ConversionOptions;
+  signal: AbortSignal;
+  /** 0..100 over the whole plan, each step weighted by its cost. */
+  onProgress?: (percent: number) => void;
+}
+
+export interface PlanResult {
+  plan: ConversionPlan;
+  /** The last step's files, in order. */
+  files: string[];
+}
+
+/**
+ * Runs the first plan whose engines all run here; when an engine of it fails as unavailable
+ * (`provider_error`: it would not start, or crashed), the next plan is tried. Each step reads the
+ * previous step's one output file and writes into a directory of its own in the job's scratch directory.
+ */
+export async function runPlan(run: PlanRun, runtimes: ReadonlyMap<string, EngineRuntime>): Promise<PlanResult> {
+  const runnable = run.plans.filter((plan) => plan.steps.every((step) => runtimes.has(step.engine)));
+  if (runnable.length === 0) throw new ConversionError('provider_error', 'No engine for this conversion runs on this worker.', true);
+  for (const [index, plan] of runnable.entries()) {
+    try {
+      return { plan, files: await runSteps(plan, run, runtimes, index) };
+    } catch (error) {
+      const last = index === runnable.length - 1;
+      if (last || !(error instanceof ConversionError) || error.failureType !== 'provider_error' || run.signal.aborted) throw error;
+    }
+  }
+  throw new Error('unreachable');
+}
+
+async function runSteps(plan: ConversionPlan, run: PlanRun, runtimes: ReadonlyMap<string, EngineRuntime>, attempt: number): Promise<string[]> {
+  const weights = stepWeights(plan);
+  let done = 0;
+  let input = run.inputPath;
+  let files: string[] = [];
+  for (const [index, step] of plan.steps.entries()) {
+    run.signal.throwIfAborted();
+    const runtime = runtimes.get(step.engine)!;
+    const outputDir = join(run.workDir, `plan-${attempt + 1}-step-${index + 1}`);
+    await mkdir(outputDir, { recursive: true });
+    const options = Object.fromEntries(Object.entries(run.options).filter(([name]) => (step.options as readonly string[]).includes(name)));
+    const weight = weights[index]!;
+    const outcome = await runtime.convert(
+      { inputPath: input, outputDir, from: step.from, to: step.to, options },
+      {
+        signal: run.signal,
+        limits: runtime.descriptor.limits,
+        workDir: run.workDir,
+        onProgress: (percent) => run.onProgress?.(Math.round((done + (weight * Math.max(0, Math.min(100, percent))) / 100) * 100)),
+      },
+    );
+    done += weight;
+    run.onProgress?.(Math.round(done * 100));
+    files = outcome.files;
+    if (files.length === 0) throw new ConversionError('unsupported_or_corrupt_input', 'The conversion produced no output.');
+    if (index < plan.steps.length - 1) {
+      if (files.length !== 1) throw new ConversionError('unknown', 'An intermediate step produced several files.');
+      input = files[0]!;
+    }
+  }
+  return files;
+}

@@ -1,0 +1,89 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConversionError } from '../src/conversion-error.js';
+import { ConversionGraph } from '../src/conversion-graph.js';
+import type { EngineDescriptor } from '../src/engine-descriptor.js';
+import { type EngineRuntime, pageOutput, singleOutput, type StepRequest } from '../src/engine-runtime.js';
+import { runPlan } from '../src/plan-runner.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'fileshift-plan-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** An engine that "converts" by writing what it read plus its name; pages: one file per requested page. */
+function fakeRuntime(id: string, pairs: EngineDescriptor['pairs'], behaviour: { fail?: ConversionError; pages?: number } = {}): EngineRuntime & { seen: StepRequest[] } {
+  const seen: StepRequest[] = [];
+  return {
+    seen,
+    descriptor: { id, engineClass: 'documents', description: id, cost: id === 'dear' ? 9 : 2, pairs, limits: { timeoutMs: 1000, maxOutputBytes: 1000 }, debianPackages: [] },
+    probe: async () => ({ available: true }),
+    async convert(request, context) {
+      seen.push(request);
+      if (behaviour.fail) throw behaviour.fail;
+      context.onProgress?.(50);
+      const content = `${readFileSync(request.inputPath, 'utf8')}>${id}`;
+      if (behaviour.pages) {
+        const files = Array.from({ length: behaviour.pages }, (_, i) => pageOutput(request.outputDir, i + 1, request.to));
+        for (const file of files) writeFileSync(file, content);
+        return { files };
+      }
+      const file = singleOutput(request.outputDir, request.to);
+      writeFileSync(file, content);
+      return { files: [file] };
+    },
+  };
+}
+
+describe('runPlan', () => {
+  const input = join(dir, 'input.docx');
+  writeFileSync(input, 'doc');
+
+  it('runs the steps in order, each in its own directory, with the options each step takes and weighted progress', async () => {
+    const office = fakeRuntime('office', [{ from: 'docx', to: 'pdf', options: ['pdfa'] }]);
+    const raster = fakeRuntime('raster', [{ from: 'pdf', to: 'png', multipleOutputs: true, options: ['dpi'] }], { pages: 3 });
+    const graph = new ConversionGraph([office.descriptor, raster.descriptor]);
+    const progress: number[] = [];
+    const result = await runPlan(
+      { plans: graph.plans('docx', 'png'), inputPath: input, workDir: join(dir, 'a'), options: { pdfa: '2b', dpi: 300 }, signal: new AbortController().signal, onProgress: (p) => progress.push(p) },
+      new Map([['office', office], ['raster', raster]]),
+    );
+    expect(result.files).toHaveLength(3);
+    expect(readFileSync(result.files[2]!, 'utf8')).toBe('doc>office>raster');
+    expect(office.seen[0]!.options).toEqual({ pdfa: '2b' });
+    expect(raster.seen[0]!.options).toEqual({ dpi: 300 });
+    expect(raster.seen[0]!.inputPath).toBe(join(dir, 'a', 'plan-1-step-1', 'output.pdf'));
+    expect(progress).toEqual([25, 50, 75, 100]);
+  });
+
+  it('falls back to the next plan when an engine fails as unavailable, not for a bad input', async () => {
+    const broken = fakeRuntime('cheap', [{ from: 'docx', to: 'pdf' }], { fail: new ConversionError('provider_error', 'engine crashed', true) });
+    const dear = fakeRuntime('dear', [{ from: 'docx', to: 'pdf' }]);
+    const graph = new ConversionGraph([broken.descriptor, dear.descriptor]);
+    const run = { plans: graph.plans('docx', 'pdf'), inputPath: input, workDir: join(dir, 'b'), options: {}, signal: new AbortController().signal };
+    const result = await runPlan(run, new Map([['cheap', broken], ['dear', dear]]));
+    expect(result.plan.steps[0]!.engine).toBe('dear');
+    expect(readFileSync(result.files[0]!, 'utf8')).toBe('doc>dear');
+
+    const corrupt = fakeRuntime('cheap', [{ from: 'docx', to: 'pdf' }], { fail: new ConversionError('unsupported_or_corrupt_input', 'bad') });
+    await expect(runPlan({ ...run, workDir: join(dir, 'c') }, new Map([['cheap', corrupt], ['dear', dear]]))).rejects.toMatchObject({ failureType: 'unsupported_or_corrupt_input' });
+  });
+
+  it('skips plans whose engines do not run here, and says so when none does', async () => {
+    const dear = fakeRuntime('dear', [{ from: 'docx', to: 'pdf' }]);
+    const graph = new ConversionGraph([fakeRuntime('cheap', [{ from: 'docx', to: 'pdf' }]).descriptor, dear.descriptor]);
+    const run = { plans: graph.plans('docx', 'pdf'), inputPath: input, workDir: join(dir, 'd'), options: {}, signal: new AbortController().signal };
+    expect((await runPlan(run, new Map([['dear', dear]]))).plan.steps[0]!.engine).toBe('dear');
+    await expect(runPlan(run, new Map())).rejects.toMatchObject({ failureType: 'provider_error' });
+    expect(existsSync(join(dir, 'e'))).toBe(false);
+  });
+
+  it('stops before the next step once aborted', async () => {
+    const office = fakeRuntime('office', [{ from: 'docx', to: 'pdf' }]);
+    const abort = new AbortController();
+    abort.abort();
+    const plans = new ConversionGraph([office.descriptor]).plans('docx', 'pdf');
+    await expect(runPlan({ plans, inputPath: input, workDir: join(dir, 'f'), options: {}, signal: abort.signal }, new Map([['office', office]]))).rejects.toThrow();
+    expect(office.seen).toEqual([]);
+  });
+});
