@@ -33,7 +33,7 @@ const env = { DATABASE_URL: url.toString(), REDIS_URL, QUEUE_PREFIX: `bench-${na
 spawnSync(process.execPath, ['apps/api/dist/migrate.js'], { env: { PATH: process.env.PATH, ...env } });
 const db = new pg.Client({ connectionString: env.DATABASE_URL });
 await db.connect();
-const queue = new Queue('conversion', { connection: { url: REDIS_URL }, prefix: env.QUEUE_PREFIX });
+const queue = new Queue('conversion-images', { connection: { url: REDIS_URL }, prefix: env.QUEUE_PREFIX });
 const loaded = loadConfig(env, 'bench');
 if (!loaded.ok) throw new Error(loaded.problems.join('; '));
 const storage = createFileStorage(loaded.config);
@@ -47,11 +47,11 @@ async function submit(input: Buffer): Promise<string> {
   const id = `job_${randomBytes(24).toString('base64url')}`;
   await storage.put(jobInputKey(id), Readable.from([input]));
   await db.query(
-    `INSERT INTO conversion_jobs (id, status, original_filename, file_created_at, input_size_bytes, input_sha256, detected_input_format, target_format, request_fingerprint, expires_at)
-     VALUES ($1, 'queued', 'a.png', now(), $2, 'x', 'png', 'webp', 'x', now() + interval '1 day')`,
+    `INSERT INTO conversion_jobs (id, status, original_filename, file_created_at, input_size_bytes, input_sha256, detected_input_format, target_format, engine_class, options, request_fingerprint, expires_at)
+     VALUES ($1, 'queued', 'a.png', now(), $2, 'x', 'png', 'webp', 'images', '{}', 'x', now() + interval '1 day')`,
     [id, input.length],
   );
-  await queue.add('conversion.convert-file', { deploymentId, payload: { jobId: id } }, { jobId: id, ...CONVERT_JOB_OPTIONS });
+  await queue.add('conversion.convert-image', { deploymentId, payload: { jobId: id } }, { jobId: id, ...CONVERT_JOB_OPTIONS });
   return id;
 }
 async function waitDone(ids: string[]): Promise<void> {

@@ -22,7 +22,7 @@ export class AppModule {
     const works = config.role === 'worker' || config.role === 'all';
     const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule, DeploymentModule, QueueModule, StorageModule];
     if (serves) imports.push(RateLimitModule, PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, JobsModule, KeyApiModule);
-    if (works) imports.push(WorkerModule);
+    if (works) imports.push(WorkerModule.forConfig(config));
     return { module: AppModule, imports };
   }
 }

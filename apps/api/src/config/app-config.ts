@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import type { EngineClass } from '@fileshift/converters';
 import { z } from 'zod';
 import type { KeyApiLimits } from '../api-keys/api-key-limits.js';
 import { MAX_UPLOAD_BYTES } from '../payments/pricing.js';
@@ -73,6 +75,15 @@ export const environmentSchema = z.object({
   KEY_API_DEFAULT_DAILY_QUOTA: count.default(10_000),
   KEY_API_DEFAULT_MAX_UPLOAD_BYTES: uploadBytes.default(MAX_UPLOAD_BYTES),
   KEY_API_CONVERT_WAIT_SECONDS: z.coerce.number().int().min(1).max(600).default(120),
+  WORKER_QUEUES: z
+    .string()
+    .regex(/^(documents|media|images)(,(documents|media|images))*$/, 'a comma-separated list of documents, media, images')
+    .default('documents,media,images'),
+  WORKER_CONCURRENCY_DOCUMENTS: z.coerce.number().int().min(1).max(64).optional(),
+  WORKER_CONCURRENCY_MEDIA: z.coerce.number().int().min(1).max(64).default(2),
+  WORKER_CONCURRENCY_IMAGES: z.coerce.number().int().min(1).max(64).default(2),
+  LIBREOFFICE_POOL_SIZE: z.coerce.number().int().min(1).max(32).optional(),
+  LIBREOFFICE_MAX_CONVERSIONS: z.coerce.number().int().min(1).max(100_000).default(200),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
   JOB_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   JOB_DEADLINE_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
@@ -108,7 +119,15 @@ export interface AppConfig {
   x402RateLimitPerMinute: number;
   keyApi: KeyApiConfig;
   jobCycle: JobCycleConfig;
+  workers: WorkerConfig;
   version: string;
+}
+
+/** What a worker process runs: which engine classes' queues, how many at once, and its warm pools. */
+export interface WorkerConfig {
+  queues: EngineClass[];
+  concurrency: Record<EngineClass, number>;
+  libreoffice: { poolSize: number; maxConversionsPerInstance: number };
 }
 
 /** The timings that bound how long a job can stay unfinished (README: "The job cycle"). */
@@ -209,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
         },
         convertWaitSeconds: e.KEY_API_CONVERT_WAIT_SECONDS,
       },
+      workers: workerConfig(e),
       jobCycle: {
         leaseSeconds: e.JOB_LEASE_SECONDS,
         reconcileIntervalSeconds: e.JOB_RECONCILE_INTERVAL_SECONDS,
@@ -217,5 +237,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
       },
       version,
     },
+  };
+}
+
+/** Warm LibreOffice instances by default: one per two cores, at least one, at most four. */
+function workerConfig(e: Environment): WorkerConfig {
+  const poolSize = e.LIBREOFFICE_POOL_SIZE ?? Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)));
+  return {
+    queues: [...new Set(e.WORKER_QUEUES.split(','))] as EngineClass[],
+    // A document conversion holds a LibreOffice instance: as many at once as there are instances.
+    concurrency: { documents: e.WORKER_CONCURRENCY_DOCUMENTS ?? poolSize, media: e.WORKER_CONCURRENCY_MEDIA, images: e.WORKER_CONCURRENCY_IMAGES },
+    libreoffice: { poolSize, maxConversionsPerInstance: e.LIBREOFFICE_MAX_CONVERSIONS },
   };
 }

@@ -8,7 +8,8 @@ import { CreatePaymentRecords1763800000000 } from './migrations/1763800000000-cr
 import { CreateConversionJobs1763900000000 } from './migrations/1763900000000-create-conversion-jobs.js';
 import { CreateKeyApiTables1764000000000 } from './migrations/1764000000000-create-key-api-tables.js';
 import { JobLeasesAndDeployment1764100000000 } from './migrations/1764100000000-job-leases-and-deployment.js';
+import { ConversionPlans1764200000000 } from './migrations/1764200000000-conversion-plans.js';
 
 /** Explicit lists, identical in src/ and dist/ — no globs. */
 export const ENTITIES = [PaymentRecord, ConversionJob, JobTombstone, ApiKey, KeyApiUpload, DeploymentIdentity];
-export const MIGRATIONS = [CreatePaymentRecords1763800000000, CreateConversionJobs1763900000000, CreateKeyApiTables1764000000000, JobLeasesAndDeployment1764100000000];
+export const MIGRATIONS = [CreatePaymentRecords1763800000000, CreateConversionJobs1763900000000, CreateKeyApiTables1764000000000, JobLeasesAndDeployment1764100000000, ConversionPlans1764200000000];

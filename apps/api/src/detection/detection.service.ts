@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import type { ConversionPlan } from '@fileshift/converters';
 import { detectFormat } from '@fileshift/detection';
-import { CONVERSION_GRAPH, type ConversionTargets } from '../conversion/conversion-graph.token.js';
+import { ConversionCatalogue } from '../conversion/conversion-catalogue.service.js';
 import { decideSourceFormat, type SourceFormatDecision } from '../conversion/source-format.js';
 import { type DetectionReport, detectionReport } from './detection-report.js';
 
@@ -12,23 +13,28 @@ export interface DetectionInput {
   header: Uint8Array;
 }
 
-/** Detection for both APIs: the pure detector plus what this machine's engines can convert. */
+/** A conversion that can start: where it starts from and its plans (cheapest first), or why it cannot. */
+export type ConversionDecision = (SourceFormatDecision & { ok: false }) | { ok: true; format: string; plans: ConversionPlan[] };
+
+/** Detection for both APIs: the pure detector plus what the live workers' engines can convert. */
 @Injectable()
 export class DetectionService {
-  constructor(@Inject(CONVERSION_GRAPH) private readonly graph: ConversionTargets) {}
+  constructor(private readonly catalogue: ConversionCatalogue) {}
 
-  detect(input: DetectionInput): DetectionReport {
-    const result = detectFormat(input);
+  async detect(input: DetectionInput): Promise<DetectionReport> {
+    const graph = await this.catalogue.current();
     return detectionReport({
       filename: input.filename,
       sizeBytes: input.sizeBytes,
-      result,
-      targetsOf: (formatId) => this.graph.targetsOf(formatId),
+      result: detectFormat(input),
+      targetsOf: (formatId) => graph.targetsOf(formatId),
     });
   }
 
-  /** The format a conversion of this file to `target` starts from, by the evidence rule; or why it cannot start. */
-  sourceFormat(input: DetectionInput, target: string): SourceFormatDecision {
-    return decideSourceFormat({ detection: detectFormat(input), target, targetsOf: (formatId) => this.graph.targetsOf(formatId) });
+  /** The format a conversion of this file to `target` starts from, by the evidence rule, and its plans; or why it cannot start. */
+  async planConversion(input: DetectionInput, target: string): Promise<ConversionDecision> {
+    const graph = await this.catalogue.current();
+    const source = decideSourceFormat({ detection: detectFormat(input), target, targetsOf: (formatId) => graph.targetsOf(formatId) });
+    return source.ok ? { ok: true, format: source.format, plans: graph.plans(source.format, target) } : source;
   }
 }

@@ -1,4 +1,4 @@
-import type { FailureType } from '@fileshift/converters';
+import type { ConversionOptions, ConversionPlan, EngineClass, FailureType } from '@fileshift/converters';
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /**
@@ -52,6 +52,22 @@ export class ConversionJob {
 
   @Column({ name: 'target_format', type: 'text' })
   targetFormat!: string;
+
+  /** How the conversion runs, as planned from the live workers' engines when it was asked for (null: jobs of older versions). */
+  @Column({ type: 'jsonb', nullable: true })
+  plan!: ConversionPlan | null;
+
+  /** The conversion's options, validated against its plan before payment. */
+  @Column({ type: 'jsonb' })
+  options!: ConversionOptions;
+
+  /** The queue the job waits in (its plan's engine class). */
+  @Column({ name: 'engine_class', type: 'text', nullable: true })
+  engineClass!: EngineClass | null;
+
+  /** How many files the conversion wrote (one per page for pdf → png); null until it is done. */
+  @Column({ name: 'result_count', type: 'integer', nullable: true })
+  resultCount!: number | null;
 
   @Column({ name: 'result_size_bytes', type: 'bigint', nullable: true, transformer: { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) } })
   resultSizeBytes!: number | null;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { FailureType } from '@fileshift/converters';
+import type { ConversionOptions, ConversionPlan, FailureType } from '@fileshift/converters';
 import { LessThan, LessThanOrEqual, type Repository } from 'typeorm';
 import { ConversionJob, type ConversionJobOrigin, type ConversionJobStatus } from './conversion-job.entity.js';
 import { JobTombstone } from './job-tombstone.entity.js';
@@ -18,6 +18,8 @@ export interface NewJob {
   inputSha256: string;
   detectedInputFormat: string;
   targetFormat: string;
+  plan: ConversionPlan;
+  options: ConversionOptions;
   idempotencyKey: string | null;
   requestFingerprint: string;
   /** The key API fixes its /tmp/ name at creation. */
@@ -27,7 +29,7 @@ export interface NewJob {
 
 /** How a run ended, written only by the run that holds the job's lease. */
 export type RunOutcome =
-  | { status: 'done'; resultSizeBytes: number }
+  | { status: 'done'; resultSizeBytes: number; resultCount: number }
   | { status: 'failed'; failureType: FailureType; failureMessage: string };
 
 const LEASE_EXPIRES = 'now() + make_interval(secs => :leaseSeconds)';
@@ -50,8 +52,10 @@ export class ConversionJobsRepository {
     return this.jobs.save(
       this.jobs.create({
         ...fields,
+        engineClass: job.plan.engineClass,
         progressPercent: 0,
         resultSizeBytes: null,
+        resultCount: null,
         failureType: null,
         failureMessage: null,
         finishedAt: null,
@@ -114,7 +118,7 @@ export class ConversionJobsRepository {
   async finishRun(id: string, owner: string, outcome: RunOutcome): Promise<boolean> {
     const ended =
       outcome.status === 'done'
-        ? { status: 'done' as const, progressPercent: 100, resultSizeBytes: outcome.resultSizeBytes }
+        ? { status: 'done' as const, progressPercent: 100, resultSizeBytes: outcome.resultSizeBytes, resultCount: outcome.resultCount }
         : { status: 'failed' as const, failureType: outcome.failureType, failureMessage: outcome.failureMessage };
     return this.changed(
       this.jobs

@@ -5,6 +5,7 @@ import { getFormat } from '@fileshift/formats';
 import { AFTER_SETTLEMENT_RETRIES, type RoutePayment, withRetries } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
+import { canonicalOptions, checkedOptions, parsedOptionsField } from '../conversion/conversion-choice.js';
 import { DetectionService } from '../detection/detection.service.js';
 import { RequestValidationError, validated } from '../errors/request-validation.error.js';
 import type { ConversionJob } from './conversion-job.entity.js';
@@ -54,11 +55,11 @@ export class ConversionRequestService {
     let uploadOwned = true;
     try {
       // 1. Everything that can be checked before payment: a request that cannot succeed is refused unpaid.
-      const conversion = this.validate(upload, idempotencyKey);
+      const conversion = await this.validate(upload, idempotencyKey);
       // 2. A retry with the same Idempotency-Key gets its job again, free (and handed to the queue if it still waits).
       const existing = await this.existingFor(conversion.idempotencyKey, conversion.fingerprint);
       if (existing) {
-        if (existing.status === 'queued') await this.dispatcher.dispatch(existing.id);
+        if (existing.status === 'queued') await this.dispatcher.dispatch(existing);
         return { job: existing, reused: true };
       }
       // 3. The fee: verified and recorded, not yet settled.
@@ -84,27 +85,31 @@ export class ConversionRequestService {
       await withRetries(() => this.jobs.markPaid(jobId), { ...AFTER_SETTLEMENT_RETRIES, onRetry: (error) => this.logger.warn(`marking job ${jobId} paid failed; retrying: ${String(error)}`) });
       await this.faultPause(jobId);
       // 7. The queue; when Redis does not take it now, the reconciler does later.
-      await this.dispatcher.dispatch(jobId);
+      await this.dispatcher.dispatch(job);
       return { job: { ...job, status: 'queued' }, reused: false };
     } finally {
       if (uploadOwned) await this.uploads.discard(upload);
     }
   }
 
-  private validate(upload: Upload, idempotencyKey: string | undefined) {
+  private async validate(upload: Upload, idempotencyKey: string | undefined) {
     const key = validated(IdempotencyKeySchema, idempotencyKey);
     const fields = validated(CreateConversionJobFieldsSchema, upload.fields);
     if (!upload.file) throw RequestValidationError.of('file', 'the multipart part "file" is missing');
     if (upload.file.size !== fields.size_bytes) throw RequestValidationError.of('size_bytes', `is ${fields.size_bytes} but ${upload.file.size} bytes arrived`);
     const target = getFormat(fields.target_format);
     if (!target) throw RequestValidationError.of('target_format', `"${fields.target_format}" is not a known output format`);
-    const source = this.detection.sourceFormat({ filename: fields.filename, sizeBytes: upload.file.size, createdAt: new Date(fields.created_at), header: upload.file.head }, target.id);
+    const source = await this.detection.planConversion({ filename: fields.filename, sizeBytes: upload.file.size, createdAt: new Date(fields.created_at), header: upload.file.head }, target.id);
     if (!source.ok) {
       const field = source.problem === 'no_conversion_path' ? 'target_format' : 'file';
       const code = source.problem === 'no_conversion_path' ? ConversionRequestErrorCode.NoConversionPath : ConversionRequestErrorCode.UnreadableInput;
       throw new ConversionRequestError(code, `Validation failed: ${field}: ${source.message}`, { fields: [{ field, message: source.message }] });
     }
-    const fingerprint = createHash('sha256').update(JSON.stringify([target.id, fields.filename, fields.created_at, fields.size_bytes, upload.file.sha256])).digest('hex');
+    const plan = source.plans[0]!;
+    const options = checkedOptions(parsedOptionsField(fields.options), plan);
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify([target.id, fields.filename, fields.created_at, fields.size_bytes, upload.file.sha256, canonicalOptions(options)]))
+      .digest('hex');
     return {
       idempotencyKey: key,
       fingerprint,
@@ -115,6 +120,8 @@ export class ConversionRequestService {
         inputSha256: upload.file.sha256,
         detectedInputFormat: source.format,
         targetFormat: target.id,
+        plan,
+        options,
         idempotencyKey: key ?? null,
         requestFingerprint: fingerprint,
       },

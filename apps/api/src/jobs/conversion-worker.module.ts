@@ -1,7 +1,8 @@
 import { Logger, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
-import { ConversionGraphModule } from '../conversion/conversion-graph.module.js';
+import { ConversionCatalogueModule } from '../conversion/conversion-catalogue.module.js';
+import { EngineHost } from '../conversion/engine-host.service.js';
 import { PaymentLedgerModule } from '../payments/payment-ledger.module.js';
 import { QueueModule } from '../queue/queue.module.js';
 import { ConvertFileJob } from './convert-file.job.js';
@@ -9,11 +10,12 @@ import { JobReconciler } from './job-reconciler.js';
 import { JobRecordsModule } from './job-records.module.js';
 import { ScratchSpace } from './scratch-space.js';
 
-/** The conversion job handler and the reconciler (worker role). */
+/** The engines, the conversion job handler and the reconciler (worker role). */
 @Module({
-  imports: [JobRecordsModule, ConversionGraphModule, QueueModule, PaymentLedgerModule],
+  imports: [JobRecordsModule, ConversionCatalogueModule, QueueModule, PaymentLedgerModule],
   providers: [
     ConvertFileJob,
+    EngineHost,
     JobReconciler,
     {
       provide: ScratchSpace,

@@ -8,6 +8,7 @@ export const CreateConversionJobFieldsSchema = z.object({
   filename: fileNameField(),
   created_at: z.iso.datetime({ offset: true }),
   size_bytes: z.coerce.number().int().min(1).max(MAX_UPLOAD_BYTES),
+  options: z.string().max(4096).optional(),
 });
 
 export const CreateConversionJobRequestSchema = apiSchema(
@@ -18,6 +19,11 @@ export const CreateConversionJobRequestSchema = apiSchema(
     filename: fileNameField().describe('Original file name: a hint for detection. No control characters.'),
     created_at: z.string().describe('File creation time, RFC 3339: a detection hint.'),
     size_bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES).describe('Must equal the bytes uploaded.'),
+    options: z
+      .string()
+      .max(4096)
+      .optional()
+      .describe('Optional: a JSON object of ConversionOptions, e.g. {"quality": 80, "width": 800}. Options that do not apply to this conversion are refused with 422 before any payment.'),
   }),
   'multipart/form-data parts of POST /api/x402/v1/convert-file.',
 );

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { JobName } from '../queue/job-contract.js';
 import { JobService } from '../queue/job.service.js';
 import { within } from '../queue/within.js';
+import type { ConversionJob } from './conversion-job.entity.js';
+import { conversionJobOf } from './conversion-queue.js';
 import { CONVERT_JOB_OPTIONS } from './job-runs.js';
 
 /** How long a request waits for Redis to take a job before it answers anyway. */
@@ -18,14 +19,14 @@ export class JobDispatcher {
 
   constructor(private readonly queue: JobService) {}
 
-  /** True when the queue took the job within the bound. */
-  async dispatch(jobId: string): Promise<boolean> {
+  /** True when the queue of the job's engine class took it within the bound. */
+  async dispatch(job: Pick<ConversionJob, 'id' | 'engineClass' | 'detectedInputFormat' | 'targetFormat'>): Promise<boolean> {
     try {
       // The add may still land once Redis answers; adding the same job id again later changes nothing.
-      await within(this.queue.enqueue(JobName.ConvertFile, { jobId }, { jobId, ...CONVERT_JOB_OPTIONS }), DISPATCH_TIMEOUT_MS, 'Redis');
+      await within(this.queue.enqueue(conversionJobOf(job), { jobId: job.id }, { jobId: job.id, ...CONVERT_JOB_OPTIONS }), DISPATCH_TIMEOUT_MS, 'Redis');
       return true;
     } catch (error) {
-      this.logger.warn(`job ${jobId} stays queued for the reconciler: ${(error as Error).message}`);
+      this.logger.warn(`job ${job.id} stays queued for the reconciler: ${(error as Error).message}`);
       return false;
     }
   }

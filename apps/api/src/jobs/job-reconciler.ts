@@ -8,6 +8,7 @@ import { JobService } from '../queue/job.service.js';
 import { within } from '../queue/within.js';
 import type { ConversionJob } from './conversion-job.entity.js';
 import { ConversionJobsRepository } from './conversion-jobs.repository.js';
+import { conversionJobOf } from './conversion-queue.js';
 import { JobDispatcher } from './job-dispatcher.js';
 import { JobRemovalService } from './job-removal.service.js';
 import { MAX_RUNS } from './job-runs.js';
@@ -100,7 +101,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
         case 'complete':
           if (await this.jobs.markPaid(job.id)) {
             report.promoted++;
-            await this.dispatcher.dispatch(job.id);
+            await this.dispatcher.dispatch(job);
           }
           break;
         case 'undo':
@@ -118,10 +119,10 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
   /** Paid jobs BullMQ does not hold (Redis down at enqueue, flushed, restarted without persistence). */
   private async queuedJobs(report: ReconcileReport): Promise<void> {
     for (const job of await this.jobs.findStale('queued', RECONCILE_GRACE_SECONDS, BATCH)) {
-      const repair = repairQueued(await this.stateOf(job.id));
+      const repair = repairQueued(await this.stateOf(job));
       if (repair === 'leave') continue;
-      if (repair === 'replace') await this.bounded(this.queue.remove(JobName.ConvertFile, job.id));
-      if (await this.dispatcher.dispatch(job.id)) report.enqueued++;
+      if (repair === 'replace') await this.bounded(this.queue.remove(conversionJobOf(job), job.id));
+      if (await this.dispatcher.dispatch(job)) report.enqueued++;
       await this.jobs.touch(job.id);
     }
   }
@@ -129,12 +130,12 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
   /** Jobs left in processing by a run that vanished (worker killed, BullMQ job failed for good or lost). */
   private async orphanedRuns(report: ReconcileReport): Promise<void> {
     for (const job of await this.jobs.findStale('processing', RECONCILE_GRACE_SECONDS, BATCH)) {
-      switch (repairOrphanedRun(await this.stateOf(job.id), job.attempts, MAX_RUNS)) {
+      switch (repairOrphanedRun(await this.stateOf(job), job.attempts, MAX_RUNS)) {
         case 'requeue':
           if (await this.jobs.requeue(job.id)) {
             report.requeued++;
-            await this.bounded(this.queue.remove(JobName.ConvertFile, job.id));
-            await this.dispatcher.dispatch(job.id);
+            await this.bounded(this.queue.remove(conversionJobOf(job), job.id));
+            await this.dispatcher.dispatch(job);
           }
           break;
         case 'fail':
@@ -170,7 +171,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
     for (const job of await this.jobs.findPastDeadline(minutes, BATCH)) {
       if (await this.jobs.failUnheld(job.id, 'timeout', `The conversion did not finish within ${minutes} minutes.`)) {
         report.timedOut++;
-        await this.bounded(this.queue.remove(JobName.ConvertFile, job.id));
+        await this.bounded(this.queue.remove(conversionJobOf(job), job.id));
       }
     }
   }
@@ -180,8 +181,8 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
     if (!(await this.bounded(this.queue.isScheduled(JobName.PurgeExpired)))) await this.bounded(this.queue.schedule(JobName.PurgeExpired, PURGE_EVERY_MS, { reason: 'schedule' }));
   }
 
-  private stateOf(jobId: string): Promise<QueueState> {
-    return this.bounded(this.queue.stateOf(JobName.ConvertFile, jobId));
+  private stateOf(job: ConversionJob): Promise<QueueState> {
+    return this.bounded(this.queue.stateOf(conversionJobOf(job), job.id));
   }
 
   private bounded<T>(call: Promise<T>): Promise<T> {

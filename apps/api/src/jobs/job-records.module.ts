@@ -4,13 +4,14 @@ import { QueueModule } from '../queue/queue.module.js';
 import { ConversionJob } from './conversion-job.entity.js';
 import { ConversionJobsRepository } from './conversion-jobs.repository.js';
 import { JobDispatcher } from './job-dispatcher.js';
+import { JobEndSignals } from './job-end-signals.js';
 import { JobRemovalService } from './job-removal.service.js';
 import { JobTombstone } from './job-tombstone.entity.js';
 
 /** The job records, their removal and their dispatch to the queue, shared by the HTTP role and the workers. */
 @Module({
   imports: [TypeOrmModule.forFeature([ConversionJob, JobTombstone]), QueueModule],
-  providers: [ConversionJobsRepository, JobRemovalService, JobDispatcher],
-  exports: [ConversionJobsRepository, JobRemovalService, JobDispatcher],
+  providers: [ConversionJobsRepository, JobRemovalService, JobDispatcher, JobEndSignals],
+  exports: [ConversionJobsRepository, JobRemovalService, JobDispatcher, JobEndSignals],
 })
 export class JobRecordsModule {}

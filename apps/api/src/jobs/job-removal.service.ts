@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import type { ConversionJob } from './conversion-job.entity.js';
 import { ConversionJobsRepository } from './conversion-jobs.repository.js';
-import { jobInputKey, jobOutputKey } from './job-storage-keys.js';
+import { jobInputKey, jobResultKeys } from './job-storage-keys.js';
 
 /** Tombstones outlive their jobs by a week so late callers still hear 410, not 404. */
 export const TOMBSTONE_RETENTION_MS = 7 * 24 * 3600 * 1000;
@@ -20,13 +20,17 @@ export class JobRemovalService {
 
   async remove(job: ConversionJob, reason: 'deleted' | 'expired'): Promise<void> {
     await this.jobs.remove(job.id, reason);
-    await Promise.all([this.storage.delete(jobInputKey(job.id)), this.storage.delete(jobOutputKey(job.id, job.targetFormat))]);
+    await this.deleteFiles(job);
   }
 
   /** Removes a job whose fee never settled, and its files: it never existed for the client (no tombstone). */
   async discardUnpaid(job: ConversionJob): Promise<void> {
     await this.jobs.delete(job.id);
-    await Promise.all([this.storage.delete(jobInputKey(job.id)), this.storage.delete(jobOutputKey(job.id, job.targetFormat))]);
+    await this.deleteFiles(job);
+  }
+
+  private async deleteFiles(job: ConversionJob): Promise<void> {
+    await Promise.all([jobInputKey(job.id), ...jobResultKeys(job.id, job.targetFormat, job.resultCount)].map((key) => this.storage.delete(key)));
   }
 
   /** Removes every job past its 24 hours; returns how many. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConversionGraphModule } from '../conversion/conversion-graph.module.js';
+import { ConversionCatalogueModule } from '../conversion/conversion-catalogue.module.js';
 import { DetectionModule } from '../detection/detection.module.js';
 import { PaymentRailsModule } from '../payments/payment-rails.module.js';
 import { QueueModule } from '../queue/queue.module.js';
@@ -14,7 +14,7 @@ import { UploadReader } from './upload-reader.js';
 
 /** The x402 conversion jobs API (HTTP role). */
 @Module({
-  imports: [JobRecordsModule, ConversionGraphModule, DetectionModule, QueueModule, PaymentRailsModule],
+  imports: [JobRecordsModule, ConversionCatalogueModule, DetectionModule, QueueModule, PaymentRailsModule],
   controllers: [ConvertFileController, DownloadController],
   providers: [ConversionRequestService, UploadReader, ResultPurchaseService, JobLookup, ResultFiles],
   exports: [UploadReader, ResultFiles],

@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { suggestFilename } from '@fileshift/detection';
-import { getFormat, mimeTypeOf } from '@fileshift/formats';
 import { AFTER_SETTLEMENT_RETRIES, type PaymentReceipt, type RoutePayment, withRetries } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { PaymentLedgerRepository } from '../payments/payment-ledger.repository.js';
 import { price, resultTierFor } from '../payments/pricing.js';
-import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import type { ConversionJob } from './conversion-job.entity.js';
 import { ConversionJobsRepository } from './conversion-jobs.repository.js';
 import { JobError, JobErrorCode } from './job.error.js';
 import { JobLookup } from './job-lookup.service.js';
-import { jobOutputKey } from './job-storage-keys.js';
 import { PURCHASE_RESULT_OPERATION } from './paid-operations.js';
+import { bundledResult } from './result-download.js';
+import { ResultFiles } from './result-files.service.js';
 import type { PurchasedConversionResult } from './result.schemas.js';
 
 export const DOWNLOAD_VALIDITY_MS = 3600 * 1000;
@@ -28,7 +26,7 @@ export class ResultPurchaseService {
     private readonly lookup: JobLookup,
     private readonly jobs: ConversionJobsRepository,
     private readonly ledger: PaymentLedgerRepository,
-    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+    private readonly results: ResultFiles,
   ) {}
 
   async purchase(jobId: string, payment: RoutePayment, baseUrl: string): Promise<PurchasedConversionResult> {
@@ -58,7 +56,7 @@ export class ResultPurchaseService {
     if (job.status === 'failed') throw new JobError(JobErrorCode.ConversionFailed, 'The conversion failed; there is no result to buy.', { failure_type: job.failureType });
     if (job.status !== 'done') throw new JobError(JobErrorCode.ResultNotReady, 'The conversion is not finished yet; poll the status URL.');
     if (job.resultPurchase === 'buying') throw inProgress();
-    if (!(await this.storage.exists(jobOutputKey(job.id, job.targetFormat)))) throw new JobError(JobErrorCode.ResultMissing, 'The result is no longer stored; nothing was charged.');
+    if (!(await this.results.exists(bundledResult(job)))) throw new JobError(JobErrorCode.ResultMissing, 'The result is no longer stored; nothing was charged.');
     return resultTierFor(job.inputSizeBytes, this.config.prices).atomic;
   }
 
@@ -75,17 +73,17 @@ export class ResultPurchaseService {
       token = randomBytes(24).toString('base64url');
       expiresAt = new Date(Math.min(Date.now() + DOWNLOAD_VALIDITY_MS, job.expiresAt.getTime()));
     }
-    const download = { token, expiresAt };
-    await withRetries(() => this.jobs.markPurchased(job.id, download), {
+    const delivered = bundledResult(job);
+    await withRetries(() => this.jobs.markPurchased(job.id, { token, expiresAt }), {
       ...(settled ? AFTER_SETTLEMENT_RETRIES : { attempts: 1, firstDelayMs: 0, maxDelayMs: 0 }),
       onRetry: (error) => this.logger.warn(`recording the purchase of job ${job.id} failed; retrying: ${String(error)}`),
     });
     return {
       job_id: job.id,
       status: 'paid',
-      download_url: `${baseUrl}/api/x402/v1/download/${token}.${job.targetFormat}`,
-      filename: resultFilename(job),
-      mime_type: mimeTypeOf(job.targetFormat),
+      download_url: `${baseUrl}/api/x402/v1/download/${token}.${delivered.extension}`,
+      filename: delivered.filename,
+      mime_type: delivered.mimeType,
       result_size_bytes: job.resultSizeBytes ?? 0,
       ...(receipt
         ? {
@@ -104,7 +102,3 @@ export class ResultPurchaseService {
 }
 
 const inProgress = () => new JobError(JobErrorCode.PurchaseInProgress, 'Another purchase of this result is being settled; retry to receive the download URL.');
-
-export function resultFilename(job: Pick<ConversionJob, 'originalFilename' | 'targetFormat'>): string {
-  return suggestFilename(job.originalFilename, getFormat(job.targetFormat)!);
-}

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
+import type { ConversionOptions, ConversionPlan } from '@fileshift/converters';
 import { formatByExtension } from '@fileshift/formats';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
+import { canonicalOptions, checkedOptions } from '../conversion/conversion-choice.js';
 import { DetectionService } from '../detection/detection.service.js';
 import type { ConversionJob } from '../jobs/conversion-job.entity.js';
 import { ConversionJobsRepository } from '../jobs/conversion-jobs.repository.js';
 import { ConversionRequestError, ConversionRequestErrorCode } from '../jobs/conversion-request.error.js';
 import { JobDispatcher } from '../jobs/job-dispatcher.js';
+import { JobEndSignals } from '../jobs/job-end-signals.js';
 import { newJobId } from '../jobs/job-id.js';
 import { JobRemovalService } from '../jobs/job-removal.service.js';
 import { jobInputKey } from '../jobs/job-storage-keys.js';
@@ -18,8 +20,8 @@ import type { KeyApiUpload } from './key-api-upload.entity.js';
 import { KEY_API_FILE_RETENTION_MS, KeyApiUploads } from './key-api-uploads.js';
 import type { KeyApiConvertRequest } from './key-api.schemas.js';
 
-const FIRST_POLL_MS = 100;
-const MAX_POLL_MS = 1000;
+/** Without an announcement (lost, or Redis down) the job is read again after this long. */
+const FALLBACK_CHECK_MS = 1000;
 
 /**
  * POST /api/v1/convert: the same jobs, queue and workers as the x402 API, awaited within a bound.
@@ -34,6 +36,7 @@ export class KeyApiConversions {
     private readonly jobs: ConversionJobsRepository,
     private readonly dispatcher: JobDispatcher,
     private readonly removal: JobRemovalService,
+    private readonly ends: JobEndSignals,
   ) {}
 
   /** Converts and waits for the job to finish; errors in the key API's terms otherwise. */
@@ -47,22 +50,25 @@ export class KeyApiConversions {
     const target = formatByExtension(request.ext_out);
     if (!target) throw new KeyApiRequestError(KeyApiRequestErrorCode.UnknownExtension, `Unknown output extension "${request.ext_out}".`);
     // ext_in is a hint like a file name's extension; the evidence rule decides from the bytes (README: "ext_in versus the bytes").
-    const source = this.detection.sourceFormat({ filename: `upload.${declared.extension}`, sizeBytes: upload.sizeBytes, header: upload.head }, target.id);
+    const source = await this.detection.planConversion({ filename: `upload.${declared.extension}`, sizeBytes: upload.sizeBytes, header: upload.head }, target.id);
     if (!source.ok) {
       const code = source.problem === 'no_conversion_path' ? ConversionRequestErrorCode.NoConversionPath : ConversionRequestErrorCode.UnreadableInput;
       throw new ConversionRequestError(code, `${source.message} POST /api/v1/list_ext_out lists what ${request.ext_in} converts to.`);
     }
-    const job = await this.jobFor(upload, caller, source.format, target.id);
+    const plan = source.plans[0]!;
+    const job = await this.jobFor(upload, caller, { source: source.format, target: target.id, plan, options: checkedOptions(request.options, plan) });
     return this.waitForEnd(job, signal);
   }
 
-  private async jobFor(upload: KeyApiUpload, caller: KeyApiCaller, source: string, target: string): Promise<ConversionJob> {
+  private async jobFor(upload: KeyApiUpload, caller: KeyApiCaller, conversion: { source: string; target: string; plan: ConversionPlan; options: ConversionOptions }): Promise<ConversionJob> {
+    const { source, target, plan, options } = conversion;
     // A space never occurs in x402 Idempotency-Keys, so these keys cannot collide with a client's.
-    const dedupeKey = `key-api ${upload.filename} ${target}`;
+    const optionsKey = Object.keys(options).length > 0 ? ` ${canonicalOptions(options)}` : '';
+    const dedupeKey = `key-api ${upload.filename} ${target}${optionsKey}`;
     const existing = await this.jobs.findByIdempotencyKey(dedupeKey);
     if (existing?.status === 'failed') await this.removal.remove(existing, 'deleted');
     else if (existing) {
-      if (existing.status === 'queued') await this.dispatcher.dispatch(existing.id);
+      if (existing.status === 'queued') await this.dispatcher.dispatch(existing);
       return existing;
     }
 
@@ -82,6 +88,8 @@ export class KeyApiConversions {
         inputSha256: upload.sha256,
         detectedInputFormat: source,
         targetFormat: target,
+        plan,
+        options,
         idempotencyKey: dedupeKey,
         requestFingerprint: dedupeKey,
         // The /tmp/ name is fixed now and served once the job is done; it lives as long as the job.
@@ -94,15 +102,20 @@ export class KeyApiConversions {
       if ((error as { driverError?: { code?: string } }).driverError?.code === '23505') return (await this.jobs.findByIdempotencyKey(dedupeKey))!;
       throw error;
     }
-    await this.dispatcher.dispatch(job.id);
+    await this.dispatcher.dispatch(job);
     return job;
   }
 
+  /**
+   * Waits for the job's end as the worker announces it (no database polling): each round registers for the
+   * announcement first, then reads the job, so an end in between is not missed; a lost announcement costs at
+   * most a second.
+   */
   private async waitForEnd(job: ConversionJob, signal: AbortSignal): Promise<ConversionJob> {
     const waitSeconds = this.config.keyApi.convertWaitSeconds;
     const deadline = Date.now() + waitSeconds * 1000;
-    let delay = FIRST_POLL_MS;
     for (let current: ConversionJob | null = job; ; ) {
+      const announced = this.ends.waitForEnd(job.id, Math.min(FALLBACK_CHECK_MS, Math.max(0, deadline - Date.now())), signal);
       if (!current) throw new KeyApiRequestError(KeyApiRequestErrorCode.ConversionRemoved, 'The conversion was removed while it ran; convert the file again.');
       if (current.status === 'done') return current;
       if (current.status === 'failed') {
@@ -116,9 +129,8 @@ export class KeyApiConversions {
           5,
         );
       }
-      await sleep(Math.min(delay, Math.max(0, deadline - Date.now())), undefined, { signal }).catch(() => undefined);
+      await announced;
       if (signal.aborted) throw new KeyApiRequestError(KeyApiRequestErrorCode.ClientGone, 'The client went away.');
-      delay = Math.min(delay * 1.5, MAX_POLL_MS);
       current = await this.jobs.find(job.id);
     }
   }

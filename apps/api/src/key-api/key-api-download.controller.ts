@@ -4,6 +4,7 @@ import { formatByExtension } from '@fileshift/formats';
 import type { FastifyReply } from 'fastify';
 import { KeyApiError, KeyApiErrors } from '../http/api-docs.decorators.js';
 import { KeyApi } from '../http/http-exception.filter.js';
+import { resultPart } from '../jobs/result-download.js';
 import { DOWNLOAD_NAME, ResultFiles } from '../jobs/result-files.service.js';
 import { sendResultFile } from '../jobs/send-result-file.js';
 import { KeyApiRequestError, KeyApiRequestErrorCode } from './key-api-request.error.js';
@@ -18,7 +19,7 @@ export class KeyApiDownloadController {
   @Get(':file')
   @ApiOperation({
     operationId: 'keyDownload',
-    summary: 'Download a converted file (a URL from /api/v1/convert; valid 24 hours).',
+    summary: 'Download a converted file (a URL from /api/v1/convert, one per page when the conversion wrote several; valid 24 hours).',
     description: 'No Api-Key: the unguessable file name is the credential. Requests are not counted against any limit.',
   })
   @ApiParam({ name: 'file', schema: { type: 'string', pattern: DOWNLOAD_NAME.source } })
@@ -32,8 +33,11 @@ export class KeyApiDownloadController {
   async download(@Param('file') name: string, @Res() reply: FastifyReply): Promise<void> {
     const found = await this.results.jobOf(name);
     const job = found?.job;
-    const servable = job?.origin === 'key_api' && job.status === 'done' && formatByExtension(found!.extension)?.id === job.targetFormat && job.expiresAt.getTime() > Date.now();
-    const file = servable ? await this.results.open(job) : null;
+    const count = job?.resultCount ?? 1;
+    // A result of one file is served as <token>.<ext>; one of several files (pages) as <token>-<n>.<ext>.
+    const partFits = found?.part === undefined ? count === 1 : found.part <= count && count > 1;
+    const servable = job?.origin === 'key_api' && job.status === 'done' && partFits && formatByExtension(found!.extension)?.id === job.targetFormat && job.expiresAt.getTime() > Date.now();
+    const file = servable ? await this.results.open(resultPart(job, found!.part)) : null;
     if (!file) throw new KeyApiRequestError(KeyApiRequestErrorCode.FileNotFound, 'No such file; converted files expire after 24 hours.');
     await sendResultFile(reply, file);
   }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '../api-keys/api-keys.module.js';
-import { ConversionGraphModule } from '../conversion/conversion-graph.module.js';
+import { ConversionCatalogueModule } from '../conversion/conversion-catalogue.module.js';
 import { DetectionModule } from '../detection/detection.module.js';
 import { JobsModule } from '../jobs/jobs.module.js';
 import { JobRecordsModule } from '../jobs/job-records.module.js';
@@ -16,7 +16,7 @@ import { KeyUploadController } from './key-upload.controller.js';
 
 /** The key-authenticated API (/api/v1 and its /tmp/ downloads) on the shared detection, jobs and storage. */
 @Module({
-  imports: [ApiKeysModule, RateLimitModule, ConversionGraphModule, DetectionModule, JobsModule, JobRecordsModule, KeyApiRecordsModule],
+  imports: [ApiKeysModule, RateLimitModule, ConversionCatalogueModule, DetectionModule, JobsModule, JobRecordsModule, KeyApiRecordsModule],
   controllers: [KeyUploadController, KeyConvertController, KeyOutputFormatsController, KeyDetectController, KeyApiDownloadController],
   providers: [KeyApiAccessGuard, KeyApiConversions],
 })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConversionOptionsSchema } from '../conversion/conversion-options.schema.js';
 import { apiSchema } from '../http/api-schema-registry.js';
 
 const extension = (what: string) =>
@@ -30,6 +31,7 @@ export const KeyApiConvertRequestSchema = apiSchema(
     filename: z.string().min(1).max(64).describe('The Filename returned by /api/v1/upload.'),
     ext_in: extension('Source'),
     ext_out: extension('Target'),
+    options: ConversionOptionsSchema.optional(),
   }),
 );
 

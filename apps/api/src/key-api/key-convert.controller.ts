@@ -3,6 +3,7 @@ import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiJsonBody, KeyApiError, KeyApiErrors, KeyApiJsonResponse } from '../http/api-docs.decorators.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { keyApiResultNames } from '../jobs/result-download.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
 import { Caller, type KeyApiCaller } from './key-api-caller.js';
 import { KeyApiConversions } from './key-api-conversions.js';
@@ -40,6 +41,6 @@ export class KeyConvertController {
       if (!reply.raw.writableFinished) clientGone.abort();
     });
     const job = await this.conversions.convert(caller, body, clientGone.signal);
-    return { Status: 'OK', file: { ext_out: body.ext_out, urls: [`/tmp/${job.downloadToken}.${body.ext_out}`] } };
+    return { Status: 'OK', file: { ext_out: body.ext_out, urls: keyApiResultNames(job, body.ext_out).map((name) => `/tmp/${name}`) } };
   }
 }

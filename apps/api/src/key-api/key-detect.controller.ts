@@ -42,11 +42,11 @@ export class KeyDetectController {
   })
   @KeyApiErrors(400, 401, 415, 429, 500)
   @KeyApiError(413, 'The body is larger than the five segments with at most 200 bytes of file content can be.')
-  detect(@Body() body: unknown, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): unknown {
+  async detect(@Body() body: unknown, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
     if (!Buffer.isBuffer(body)) throw new KeyApiRequestError(KeyApiRequestErrorCode.NotOctetStream, 'Send the body as application/octet-stream.');
     if (body.length > MAX_BODY_BYTES) throw new KeyApiRequestError(KeyApiRequestErrorCode.BodyTooLarge, `The body may hold at most ${MAX_BODY_BYTES} bytes.`);
     const parsed = parseKeyApiDetectBody(body);
-    const report = this.detection.detect({
+    const report = await this.detection.detect({
       filename: filenameWithExtension(parsed.filename, parsed.ext),
       sizeBytes: parsed.sizeBytes,
       mimeHint: parsed.mimeType || undefined,

@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { type FileFormat, formatByExtension } from '@fileshift/formats';
-import { CONVERSION_GRAPH, type ConversionTargets } from '../conversion/conversion-graph.token.js';
+import { ConversionCatalogue } from '../conversion/conversion-catalogue.service.js';
 import { ApiJsonBody, KeyApiErrors, KeyApiJsonResponse } from '../http/api-docs.decorators.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
@@ -14,7 +14,7 @@ const listRequest = new ZodValidationPipe(KeyApiListRequestSchema);
 @KeyApiAccess()
 @Controller('api/v1')
 export class KeyOutputFormatsController {
-  constructor(@Inject(CONVERSION_GRAPH) private readonly graph: ConversionTargets) {}
+  constructor(private readonly catalogue: ConversionCatalogue) {}
 
   @Post('list_ext_out')
   @HttpCode(200)
@@ -22,8 +22,8 @@ export class KeyOutputFormatsController {
   @ApiJsonBody(KeyApiListRequestSchema)
   @KeyApiJsonResponse(200, KeyApiListResponseSchema, 'Output extensions.')
   @KeyApiErrors(400, 401, 429, 500)
-  list(@Body(listRequest) body: { ext_in: string }): { Status: 'OK'; extensions: string[] } {
-    return { Status: 'OK', extensions: outputExtensions(knownFormat(body.ext_in), this.graph) };
+  async list(@Body(listRequest) body: { ext_in: string }): Promise<{ Status: 'OK'; extensions: string[] }> {
+    return { Status: 'OK', extensions: outputExtensions(knownFormat(body.ext_in), await this.catalogue.current()) };
   }
 
   @Post('list_ext_out_by_type')
@@ -32,8 +32,8 @@ export class KeyOutputFormatsController {
   @ApiJsonBody(KeyApiListRequestSchema)
   @KeyApiJsonResponse(200, KeyApiListByTypeResponseSchema, 'Output extensions by category.')
   @KeyApiErrors(400, 401, 429, 500)
-  listByType(@Body(listRequest) body: { ext_in: string }): KeyApiListByTypeResponse {
-    return { Status: 'OK', ...outputFormatsByType(knownFormat(body.ext_in), this.graph) };
+  async listByType(@Body(listRequest) body: { ext_in: string }): Promise<KeyApiListByTypeResponse> {
+    return { Status: 'OK', ...outputFormatsByType(knownFormat(body.ext_in), await this.catalogue.current()) };
   }
 }
 

@@ -1,7 +1,6 @@
 import { getFormat } from '@fileshift/formats';
 import { describe, expect, it } from 'vitest';
-import type { ConversionTargets } from '../conversion/conversion-graph.token.js';
-import { outputExtensions, outputFormatsByType } from './output-formats.js';
+import { type ConversionTargets, outputExtensions, outputFormatsByType } from './output-formats.js';
 
 const EDGES: Record<string, Record<string, boolean>> = {
   png: { webp: true, jpg: true, gif: false, pdf: false },

@@ -1,5 +1,8 @@
 import { FORMAT_CATEGORIES, type FileFormat, type FormatCategory, getFormat } from '@fileshift/formats';
-import type { ConversionTargets } from '../conversion/conversion-graph.token.js';
+import type { ConversionGraph } from '@fileshift/converters';
+
+/** What the lists need of the graph of the live workers' engines. */
+export type ConversionTargets = Pick<ConversionGraph, 'targetsOf' | 'isRecommended'>;
 
 /** 1: a recommended target; 0: available but not primary. */
 export type TargetRank = 0 | 1;

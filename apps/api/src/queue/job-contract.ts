@@ -1,20 +1,29 @@
+import type { EngineClass } from '@fileshift/converters';
+
 /**
  * The typed job contract: every queue and job name in one place, and the payload type of each
  * job. A worker refuses to start when a job name here has no handler.
  */
 export enum QueueName {
   Maintenance = 'maintenance',
-  Conversion = 'conversion',
+  /** Conversions wait in the queue of their plan's engine class: a slow document never holds up an image. */
+  Documents = 'conversion-documents',
+  Media = 'conversion-media',
+  Images = 'conversion-images',
 }
 
 export enum JobName {
   PurgeExpired = 'maintenance.purge-expired',
-  ConvertFile = 'conversion.convert-file',
+  ConvertDocument = 'conversion.convert-document',
+  ConvertMedia = 'conversion.convert-media',
+  ConvertImage = 'conversion.convert-image',
 }
 
 export interface JobPayloads {
   [JobName.PurgeExpired]: { reason: 'schedule' | 'startup' | 'manual' };
-  [JobName.ConvertFile]: { jobId: string };
+  [JobName.ConvertDocument]: { jobId: string };
+  [JobName.ConvertMedia]: { jobId: string };
+  [JobName.ConvertImage]: { jobId: string };
 }
 
 /**
@@ -28,8 +37,18 @@ export interface JobEnvelope<N extends JobName = JobName> {
 
 export const QUEUE_OF_JOB: Readonly<Record<JobName, QueueName>> = {
   [JobName.PurgeExpired]: QueueName.Maintenance,
-  [JobName.ConvertFile]: QueueName.Conversion,
+  [JobName.ConvertDocument]: QueueName.Documents,
+  [JobName.ConvertMedia]: QueueName.Media,
+  [JobName.ConvertImage]: QueueName.Images,
 };
 
+/** The conversion job of each engine class (one handler serves them all). */
+export const CONVERSION_JOB_OF_CLASS: Readonly<Record<EngineClass, JobName.ConvertDocument | JobName.ConvertMedia | JobName.ConvertImage>> = {
+  documents: JobName.ConvertDocument,
+  media: JobName.ConvertMedia,
+  images: JobName.ConvertImage,
+};
+
+export const CONVERSION_JOBS = Object.values(CONVERSION_JOB_OF_CLASS);
 export const ALL_QUEUES: readonly QueueName[] = Object.values(QueueName);
 export const ALL_JOBS: readonly JobName[] = Object.values(JobName);

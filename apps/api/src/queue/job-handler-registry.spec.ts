@@ -20,7 +20,7 @@ class PurgeHandler {
 
 @Injectable()
 class ConvertHandler {
-  @OnJob(JobName.ConvertFile)
+  @OnJob(JobName.ConvertDocument, JobName.ConvertMedia, JobName.ConvertImage)
   async handle() {
     return { status: 'done' };
   }

@@ -32,10 +32,10 @@ export class JobHandlerRegistry implements OnModuleInit {
       if (!instance || typeof instance !== 'object') continue;
       for (const methodName of this.scanner.getAllMethodNames(Object.getPrototypeOf(instance))) {
         const method = instance[methodName] as (...args: unknown[]) => Promise<unknown>;
-        const name = this.reflector.get<JobName | undefined>(ON_JOB_METADATA, method);
-        if (!name) continue;
-        if (this.handlers.has(name)) throw new Error(`Two handlers for job "${name}"; there must be exactly one.`);
-        this.handlers.set(name, method.bind(instance) as Handler);
+        for (const name of this.reflector.get<JobName[] | undefined>(ON_JOB_METADATA, method) ?? []) {
+          if (this.handlers.has(name)) throw new Error(`Two handlers for job "${name}"; there must be exactly one.`);
+          this.handlers.set(name, method.bind(instance) as Handler);
+        }
       }
     }
     const missing = ALL_JOBS.filter((name) => !this.handlers.has(name));

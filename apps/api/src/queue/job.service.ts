@@ -11,10 +11,12 @@ export class JobService {
 
   constructor(
     @InjectQueue(QueueName.Maintenance) maintenance: Queue,
-    @InjectQueue(QueueName.Conversion) conversion: Queue,
+    @InjectQueue(QueueName.Documents) documents: Queue,
+    @InjectQueue(QueueName.Media) media: Queue,
+    @InjectQueue(QueueName.Images) images: Queue,
     @Inject(DEPLOYMENT) private readonly deployment: Deployment,
   ) {
-    this.queues = { [QueueName.Maintenance]: maintenance, [QueueName.Conversion]: conversion };
+    this.queues = { [QueueName.Maintenance]: maintenance, [QueueName.Documents]: documents, [QueueName.Media]: media, [QueueName.Images]: images };
   }
 
   /** Adds a job; with a `jobId` option, adding the same id again while BullMQ still holds it changes nothing. */

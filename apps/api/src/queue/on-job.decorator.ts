@@ -3,5 +3,5 @@ import type { JobName } from './job-contract.js';
 
 export const ON_JOB_METADATA = 'fileshift:on-job';
 
-/** Marks a provider method as the handler of one job name; the worker finds it at start-up. */
-export const OnJob = (name: JobName): MethodDecorator => SetMetadata(ON_JOB_METADATA, name);
+/** Marks a provider method as the handler of one or several job names; the worker finds it at start-up. */
+export const OnJob = (...names: JobName[]): MethodDecorator => SetMetadata(ON_JOB_METADATA, names);

@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import type { AppConfig } from '../config/app-config.js';
 import { ConversionWorkerModule } from '../jobs/conversion-worker.module.js';
 import { MaintenanceModule } from '../maintenance/maintenance.module.js';
 import { JobHandlerRegistry } from './job-handler-registry.js';
@@ -7,9 +8,23 @@ import { QueueName } from './job-contract.js';
 import { createQueueProcessor } from './queue-processor.factory.js';
 import { QueueModule } from './queue.module.js';
 
-/** Everything a worker process runs: the queue processors and the modules that hold job handlers. */
-@Module({
-  imports: [DiscoveryModule, QueueModule, MaintenanceModule, ConversionWorkerModule],
-  providers: [JobHandlerRegistry, createQueueProcessor(QueueName.Maintenance, 1), createQueueProcessor(QueueName.Conversion, 2)],
-})
-export class WorkerModule {}
+const QUEUE_OF_CLASS = { documents: QueueName.Documents, media: QueueName.Media, images: QueueName.Images } as const;
+
+/**
+ * Everything a worker process runs: the maintenance queue, the conversion queues of the engine classes
+ * it serves (WORKER_QUEUES) with their concurrency, and the modules that hold job handlers.
+ */
+@Module({})
+export class WorkerModule {
+  static forConfig(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [DiscoveryModule, QueueModule, MaintenanceModule, ConversionWorkerModule],
+      providers: [
+        JobHandlerRegistry,
+        createQueueProcessor(QueueName.Maintenance, 1),
+        ...config.workers.queues.map((engineClass) => createQueueProcessor(QUEUE_OF_CLASS[engineClass], config.workers.concurrency[engineClass])),
+      ],
+    };
+  }
+}

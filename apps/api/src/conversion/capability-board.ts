@@ -1,0 +1,65 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EngineClass } from '@fileshift/converters';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
+import { DEPLOYMENT, type Deployment } from '../deployment/deployment.js';
+import { JobService } from '../queue/job.service.js';
+
+/** What one worker process can do, as it tells the API. */
+export interface WorkerCapabilities {
+  workerId: string;
+  host: string;
+  pid: number;
+  /** The engines whose probe succeeded there. */
+  engines: string[];
+  versions: Record<string, string | undefined>;
+  /** The engine classes whose queues it serves. */
+  queues: EngineClass[];
+  seenAt: number;
+}
+
+/** A worker that has not renewed its capabilities this long is gone. */
+export const CAPABILITIES_TTL_MS = 30_000;
+
+/**
+ * The workers' capabilities in Redis, one hash per deployment under the queue prefix: each worker
+ * renews its entry every 10 s; readers ignore (and prune) entries older than 30 s.
+ */
+@Injectable()
+export class CapabilityBoard {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(DEPLOYMENT) private readonly deployment: Deployment,
+    private readonly jobs: JobService,
+  ) {}
+
+  async publish(capabilities: WorkerCapabilities): Promise<void> {
+    await (await this.jobs.redis()).hset(this.key(), { [capabilities.workerId]: JSON.stringify(capabilities) });
+  }
+
+  async withdraw(workerId: string): Promise<void> {
+    await (await this.jobs.redis()).hdel(this.key(), workerId);
+  }
+
+  /** The live workers' capabilities. */
+  async live(now = Date.now()): Promise<WorkerCapabilities[]> {
+    const redis = await this.jobs.redis();
+    const entries = Object.entries(await redis.hgetall(this.key())).map(([workerId, value]) => [workerId, parse(value)] as const);
+    const stale = entries.filter(([, capabilities]) => !capabilities || now - capabilities.seenAt > CAPABILITIES_TTL_MS).map(([workerId]) => workerId);
+    if (stale.length > 0) await redis.hdel(this.key(), ...stale);
+    return entries.map(([, capabilities]) => capabilities).filter((capabilities): capabilities is WorkerCapabilities => Boolean(capabilities) && !stale.includes(capabilities!.workerId));
+  }
+
+  private key(): string {
+    return `${this.config.queuePrefix}:capabilities:${this.deployment.id}`;
+  }
+}
+
+function parse(value: string): WorkerCapabilities | undefined {
+  try {
+    const parsed = JSON.parse(value) as WorkerCapabilities;
+    return Array.isArray(parsed.engines) && typeof parsed.seenAt === 'number' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
