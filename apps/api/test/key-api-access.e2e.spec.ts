@@ -7,9 +7,11 @@ import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeysRepository } from '../src/api-keys/api-keys.repository.js';
 import { createHttpApp } from '../src/bootstrap.js';
+import { CapabilityBoard } from '../src/conversion/capability-board.js';
 import type { AppConfig } from '../src/config/app-config.js';
 import { createLogger } from '../src/logging/create-logger.js';
 import { type KeyApiError, keyApiClient } from './support/key-api-client.js';
+import { waitFor } from './support/service-process.js';
 import { createTestEnvironment } from './support/test-app.js';
 
 const APIKEY_CLI = fileURLToPath(new URL('../dist/apikey.js', import.meta.url));
@@ -104,6 +106,10 @@ describe('key API access: keys, limits, the CLI and the logs', () => {
     const api = keyApiClient(baseUrl, (await createKey('patient')).secret);
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().toBuffer();
     const { Filename } = (await (await api.upload(png, 'a.png')).json()) as { Filename: string };
+    // A worker that can convert PNG says so, but takes nothing from the queue (this process is ROLE=api only).
+    await app.get(CapabilityBoard).publish({ workerId: 'busy-worker', host: 'elsewhere', pid: 1, engines: ['sharp'], versions: {}, queues: ['images'], seenAt: Date.now() });
+    // The API reads the workers' capabilities every 2 s.
+    await waitFor(async () => ((await (await api.post('list_ext_out', { ext_in: 'png' })).json()) as { extensions: string[] }).extensions.includes('webp'), 10_000, 'the worker to be seen');
     const request = { filename: Filename, ext_in: 'png', ext_out: 'webp' };
     const first = await api.post('convert', request);
     expect(first.headers.get('retry-after')).toBe('5');

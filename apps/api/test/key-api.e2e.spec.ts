@@ -93,7 +93,7 @@ describe('key API (real service, queue, workers and engines)', () => {
   });
 
   it('lists output formats from the conversion graph: an image, an audio and an unknown extension', async () => {
-    const graph = await t.app.get(ConversionCatalogue).current();
+    const { graph } = await t.app.get(ConversionCatalogue).current();
     const expected = (id: string) => graph.targetsOf(id).map((target) => getFormat(target)!.extension).sort();
 
     const image = await json<{ Status: string; extensions: string[] }>(await api.post('list_ext_out', { ext_in: 'png' }));

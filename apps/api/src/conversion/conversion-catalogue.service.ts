@@ -1,49 +1,70 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConversionGraph, ENGINE_DESCRIPTORS } from '@fileshift/converters';
+import { ConversionGraph, type ConversionPlan, ENGINE_DESCRIPTORS } from '@fileshift/converters';
 import { within } from '../queue/within.js';
-import { CapabilityBoard } from './capability-board.js';
+import { CAPABILITIES_TTL_MS, CapabilityBoard, type WorkerCapabilities } from './capability-board.js';
 
 /** How long the graph of the live workers is reused before the board is read again. */
 const FRESH_MS = 2000;
 const READ_TIMEOUT_MS = 1000;
 
+/** What the live workers can convert: the graph of their engines, and whether some worker can run a plan. */
+export interface LiveConversions {
+  graph: ConversionGraph;
+  /** Some live worker has every engine of the plan and serves the queue of its engine class. */
+  canRun(plan: ConversionPlan): boolean;
+  /** The plans from one format to another some live worker can run, cheapest first. */
+  plans(from: string, to: string): ConversionPlan[];
+}
+
 /**
- * What the service can convert right now: the graph of the engines some live worker has (its
- * capabilities in Redis). The API validates requests, lists output formats and reports detection's
- * `convertible_to` from it, without ever starting or configuring an engine. When Redis cannot be read,
- * the last graph known stands.
+ * What the service can convert right now, from the capabilities the workers publish in Redis. The API
+ * validates requests, lists output formats and reports detection's `convertible_to` from it, and never
+ * starts or configures an engine. Workers are remembered until their last announcement is 30 s old, so a
+ * Redis that restarted empty (or cannot be read) does not make the service forget them at once.
  */
 @Injectable()
 export class ConversionCatalogue {
   private readonly logger = new Logger(ConversionCatalogue.name);
-  private graph = new ConversionGraph([]);
+  private readonly workers = new Map<string, WorkerCapabilities>();
+  private live: LiveConversions = liveConversions([]);
   private engines = '';
   private readAt = 0;
-  private reading?: Promise<ConversionGraph>;
+  private reading?: Promise<LiveConversions>;
 
   constructor(private readonly board: CapabilityBoard) {}
 
-  /** The graph of the live workers' engines (read at most every 2 s, one read at a time). */
-  async current(): Promise<ConversionGraph> {
-    if (Date.now() - this.readAt < FRESH_MS) return this.graph;
+  /** The conversions of the live workers (read at most every 2 s, one read at a time). */
+  async current(): Promise<LiveConversions> {
+    if (Date.now() - this.readAt < FRESH_MS) return this.live;
     this.reading ??= this.read().finally(() => (this.reading = undefined));
     return this.reading;
   }
 
-  private async read(): Promise<ConversionGraph> {
+  private async read(): Promise<LiveConversions> {
+    const now = Date.now();
     try {
-      const workers = await within(this.board.live(), READ_TIMEOUT_MS, 'Redis');
-      const engines = [...new Set(workers.flatMap((worker) => worker.engines))].sort();
-      if (engines.join() !== this.engines) {
-        this.graph = new ConversionGraph(ENGINE_DESCRIPTORS.filter((descriptor) => engines.includes(descriptor.id)));
-        this.engines = engines.join();
-        this.logger.log(`live workers' engines: ${engines.join(', ') || 'none'}`);
+      for (const worker of await within(this.board.live(now), READ_TIMEOUT_MS, 'Redis')) {
+        if ((this.workers.get(worker.workerId)?.seenAt ?? 0) <= worker.seenAt) this.workers.set(worker.workerId, worker);
       }
-      this.readAt = Date.now();
     } catch (error) {
-      this.logger.warn(`workers' capabilities not read; the last known stand: ${(error as Error).message}`);
-      this.readAt = Date.now() - FRESH_MS / 2;
+      this.logger.warn(`workers' capabilities not read; those known stand until they are 30 s old: ${(error as Error).message}`);
     }
-    return this.graph;
+    for (const [id, worker] of this.workers) if (now - worker.seenAt > CAPABILITIES_TTL_MS) this.workers.delete(id);
+    const workers = [...this.workers.values()];
+    const engines = [...new Set(workers.flatMap((worker) => worker.engines))].sort().join();
+    if (engines !== this.engines) this.logger.log(`live workers' engines: ${engines || 'none'}`);
+    this.engines = engines;
+    this.live = liveConversions(workers);
+    this.readAt = Date.now();
+    return this.live;
   }
+}
+
+/** Pure: the conversions a set of workers offers. */
+export function liveConversions(workers: readonly WorkerCapabilities[]): LiveConversions {
+  const engines = new Set(workers.flatMap((worker) => worker.engines));
+  const graph = new ConversionGraph(ENGINE_DESCRIPTORS.filter((descriptor) => engines.has(descriptor.id)));
+  const canRun = (plan: ConversionPlan) =>
+    workers.some((worker) => worker.queues.includes(plan.engineClass) && plan.steps.every((step) => worker.engines.includes(step.engine)));
+  return { graph, canRun, plans: (from, to) => graph.plans(from, to).filter(canRun) };
 }

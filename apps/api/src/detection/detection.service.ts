@@ -22,7 +22,7 @@ export class DetectionService {
   constructor(private readonly catalogue: ConversionCatalogue) {}
 
   async detect(input: DetectionInput): Promise<DetectionReport> {
-    const graph = await this.catalogue.current();
+    const { graph } = await this.catalogue.current();
     return detectionReport({
       filename: input.filename,
       sizeBytes: input.sizeBytes,
@@ -33,8 +33,13 @@ export class DetectionService {
 
   /** The format a conversion of this file to `target` starts from, by the evidence rule, and its plans; or why it cannot start. */
   async planConversion(input: DetectionInput, target: string): Promise<ConversionDecision> {
-    const graph = await this.catalogue.current();
-    const source = decideSourceFormat({ detection: detectFormat(input), target, targetsOf: (formatId) => graph.targetsOf(formatId) });
-    return source.ok ? { ok: true, format: source.format, plans: graph.plans(source.format, target) } : source;
+    const live = await this.catalogue.current();
+    const source = decideSourceFormat({ detection: detectFormat(input), target, targetsOf: (formatId) => live.graph.targetsOf(formatId) });
+    if (!source.ok) return source;
+    const plans = live.plans(source.format, target);
+    if (plans.length === 0) {
+      return { ok: false, problem: 'no_conversion_path', message: `No worker that converts ${source.format} to ${target} is running now; retry later.` };
+    }
+    return { ok: true, format: source.format, plans };
   }
 }

@@ -23,7 +23,7 @@ export class KeyOutputFormatsController {
   @KeyApiJsonResponse(200, KeyApiListResponseSchema, 'Output extensions.')
   @KeyApiErrors(400, 401, 429, 500)
   async list(@Body(listRequest) body: { ext_in: string }): Promise<{ Status: 'OK'; extensions: string[] }> {
-    return { Status: 'OK', extensions: outputExtensions(knownFormat(body.ext_in), await this.catalogue.current()) };
+    return { Status: 'OK', extensions: outputExtensions(knownFormat(body.ext_in), (await this.catalogue.current()).graph) };
   }
 
   @Post('list_ext_out_by_type')
@@ -33,7 +33,7 @@ export class KeyOutputFormatsController {
   @KeyApiJsonResponse(200, KeyApiListByTypeResponseSchema, 'Output extensions by category.')
   @KeyApiErrors(400, 401, 429, 500)
   async listByType(@Body(listRequest) body: { ext_in: string }): Promise<KeyApiListByTypeResponse> {
-    return { Status: 'OK', ...outputFormatsByType(knownFormat(body.ext_in), await this.catalogue.current()) };
+    return { Status: 'OK', ...outputFormatsByType(knownFormat(body.ext_in), (await this.catalogue.current()).graph) };
   }
 }
 
