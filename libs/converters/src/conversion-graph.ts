@@ -7,14 +7,15 @@ const STEP_OVERHEAD = 0.5;
 
 interface Edge extends PlanStep {
   recommended: boolean;
+  firstStepOnly: boolean;
   engineClass: EngineDescriptor['engineClass'];
 }
 
 /**
  * Pure: the conversions the given engines make possible. A conversion is a plan of up to three steps
  * (docx → pdf → png); the cheapest plan wins, and where two engines offer one pair the dearer one is the
- * fallback. Only a plan's last step may write several files (one per page), and a format is never
- * visited twice. An engine's pair from a format to itself (pdf → pdf: PDF/A, compression) is a plan of
+ * fallback. Only a plan's last step may write several files (one per page), a pair marked first-step-only
+ * starts a plan or is not in it, and a format is never visited twice. An engine's pair from a format to itself (pdf → pdf: PDF/A, compression) is a plan of
  * its own and never a step of a longer one.
  */
 export class ConversionGraph {
@@ -35,6 +36,7 @@ export class ConversionGraph {
           multipleOutputs: Boolean(pair.multipleOutputs),
           cost: pair.cost ?? descriptor.cost,
           recommended: Boolean(pair.recommended),
+          firstStepOnly: Boolean(pair.firstStepOnly),
           engineClass: descriptor.engineClass,
         };
         this.edges.set(from, [...(this.edges.get(from) ?? []), edge]);
@@ -70,7 +72,7 @@ export class ConversionGraph {
     }
     const walk = (path: Edge[], at: string, visited: Set<string>) => {
       for (const edge of this.edgesFrom(at)) {
-        if (edge.to === edge.from || visited.has(edge.to)) continue;
+        if (edge.to === edge.from || visited.has(edge.to) || (edge.firstStepOnly && path.length > 0)) continue;
         if (edge.to === target) found.push(toPlan([...path, edge]));
         else if (!edge.multipleOutputs && path.length + 1 < MAX_PLAN_STEPS) walk([...path, edge], edge.to, new Set([...visited, edge.to]));
       }
@@ -92,7 +94,7 @@ export class ConversionGraph {
     for (const edge of this.edgesFrom(source)) if (edge.to === source) reached.add(source);
     const walk = (at: string, depth: number, visited: Set<string>) => {
       for (const edge of this.edgesFrom(at)) {
-        if (edge.to === edge.from || visited.has(edge.to)) continue;
+        if (edge.to === edge.from || visited.has(edge.to) || (edge.firstStepOnly && depth > 0)) continue;
         reached.add(edge.to);
         if (!edge.multipleOutputs && depth + 1 < MAX_PLAN_STEPS) walk(edge.to, depth + 1, new Set([...visited, edge.to]));
       }

@@ -16,6 +16,11 @@ export interface EnginePair {
   multipleOutputs?: boolean;
   /** Overrides the engine's cost for this pair. */
   cost?: number;
+  /**
+   * Only as a plan's first step: the input must really be this format (pdf → txt of a real PDF makes
+   * sense; of a PDF just made from a PNG it is empty).
+   */
+  firstStepOnly?: boolean;
 }
 
 /** Limits an engine enforces on every conversion; they fail with the spec's failure types. */

@@ -2,8 +2,13 @@ import type { EngineAvailability, EngineRuntime } from './engine-runtime.js';
 import { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
 import { SharpImageRuntime } from './sharp-image.runtime.js';
 
+/** What a worker configures of its engines (warm pools). */
+export interface EngineRuntimeOptions {
+  libreoffice?: { poolSize?: number; maxConversionsPerInstance?: number };
+}
+
 /** A runtime for every engine this build knows, in the descriptors' order of preference. */
-export function createEngineRuntimes(): EngineRuntime[] {
+export function createEngineRuntimes(_options: EngineRuntimeOptions = {}): EngineRuntime[] {
   return [new SharpImageRuntime(), new FfmpegAudioRuntime()];
 }
 

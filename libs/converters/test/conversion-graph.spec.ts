@@ -49,6 +49,15 @@ describe('ConversionGraph', () => {
     expect(chained.canConvert('a', 'e')).toBe(false);
   });
 
+  it('uses a first-step-only pair only to start a plan', () => {
+    const text = engine('text', 1, [{ from: 'pdf', to: 'txt', firstStepOnly: true }]);
+    const toPdf = engine('topdf', 1, [{ from: 'png', to: 'pdf' }]);
+    const graph = new ConversionGraph([text, toPdf]);
+    expect(graph.canConvert('pdf', 'txt')).toBe(true);
+    expect(graph.canConvert('png', 'txt')).toBe(false);
+    expect(graph.targetsOf('png')).toEqual(['pdf']);
+  });
+
   it('lets cost decide between two engines for one pair, the other being the fallback', () => {
     const graph = new ConversionGraph([office, cheapOffice, pdfTools]);
     expect(graph.plans('docx', 'pdf').map((plan) => plan.steps.map((s) => s.engine).join('+'))).toEqual(['cheap-office', 'office', 'office+office']);

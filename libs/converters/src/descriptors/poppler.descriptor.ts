@@ -9,8 +9,9 @@ export const POPPLER_DESCRIPTOR: EngineDescriptor = {
   pairs: [
     { from: 'pdf', to: 'png', recommended: true, multipleOutputs: true, options: ['pages', 'dpi', 'width', 'height'] },
     { from: 'pdf', to: 'jpg', recommended: true, multipleOutputs: true, options: ['pages', 'dpi', 'width', 'height', 'quality'] },
-    { from: 'pdf', to: 'txt', options: ['pages'] },
-    { from: 'pdf', to: 'html', options: ['pages'] },
+    // The text of a real PDF: after another step (png → pdf) there would be none.
+    { from: 'pdf', to: 'txt', options: ['pages'], firstStepOnly: true },
+    { from: 'pdf', to: 'html', options: ['pages'], firstStepOnly: true },
   ],
   // Rendering is the costly part: at most 200 pages are rendered or read.
   limits: { timeoutMs: 120_000, maxOutputBytes: 512 * 1024 * 1024, maxPages: 200 },
