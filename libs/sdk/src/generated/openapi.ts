@@ -336,7 +336,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download a converted file (a URL from /api/v1/convert; valid 24 hours).
+         * Download a converted file (a URL from /api/v1/convert, one per page when the conversion wrote several; valid 24 hours).
          * @description No Api-Key: the unguessable file name is the credential. Requests are not counted against any limit.
          */
         get: operations["keyDownload"];
@@ -452,6 +452,8 @@ export interface components {
             created_at: string;
             /** @description Must equal the bytes uploaded. */
             size_bytes: number;
+            /** @description Optional: a JSON object of ConversionOptions, e.g. {"quality": 80, "width": 800}. Options that do not apply to this conversion are refused with 422 before any payment. */
+            options?: string;
         };
         ConversionJobAccepted: {
             job_id: string;
@@ -546,6 +548,38 @@ export interface components {
             result_size_bytes: number;
             payment?: components["schemas"]["PaymentReceipt"];
         };
+        ConversionOptions: {
+            /** @description Lossy image quality, 1..100. */
+            quality?: number;
+            /** @description Output width in pixels (with height: the box to fit in). */
+            width?: number;
+            /** @description Output height in pixels. */
+            height?: number;
+            /**
+             * @description How the image fits width × height (default inside: keep the aspect ratio, never crop).
+             * @enum {string}
+             */
+            fit?: "cover" | "contain" | "fill" | "inside" | "outside";
+            /** @description Pages to convert, e.g. "1-3,5". */
+            pages?: string;
+            /** @description Raster resolution of rendered pages, 36..600 (default 150). */
+            dpi?: number;
+            /**
+             * @description Audio bitrate of lossy outputs.
+             * @enum {string}
+             */
+            bitrate?: "64k" | "96k" | "128k" | "160k" | "192k" | "256k" | "320k";
+            /**
+             * @description Write PDF/A of this level (archival PDF).
+             * @enum {string}
+             */
+            pdfa?: "1b" | "2b" | "3b";
+            /**
+             * @description Re-compress a PDF for this use (screen is smallest).
+             * @enum {string}
+             */
+            compress?: "screen" | "ebook" | "printer" | "prepress";
+        };
         KeyApiUploadRequest: {
             /**
              * Format: binary
@@ -566,6 +600,7 @@ export interface components {
             ext_in: string;
             /** @description Target extension, without a dot, e.g. png. */
             ext_out: string;
+            options?: components["schemas"]["ConversionOptions"];
         };
         KeyApiConvertResponse: {
             /** @constant */
@@ -1263,7 +1298,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The converted file. */
+            /** @description The converted file; a ZIP of the files when the conversion wrote several (one per page). */
             200: {
                 headers: {
                     [name: string]: unknown;
