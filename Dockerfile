@@ -14,9 +14,13 @@ ENV NX_DAEMON=false NX_NO_CLOUD=true
 RUN npx nx run api:build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
-# Conversion engines and detection tools (more join as engines are added).
+# Every conversion engine (the Debian packages each engine's descriptor names; a test keeps this list
+# complete), fonts for documents, and the tools around them.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini ca-certificates file ffmpeg \
+ && apt-get install -y --no-install-recommends tini ca-certificates file fonts-dejavu-core fonts-liberation2 \
+      ffmpeg \
+      libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno \
+      poppler-utils ghostscript img2pdf \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/var/lib/fileshift

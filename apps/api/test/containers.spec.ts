@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ENGINE_DESCRIPTORS } from '@fileshift/converters';
 import { environmentSchema } from '../src/config/app-config.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -34,6 +35,13 @@ describe('container definitions', () => {
     expect(dockerfile).toMatch(/^ARG NODE_VERSION=(22|24)$/m);
     expect(dockerfile).toMatch(/^USER fileshift$/m);
     expect(dockerfile).toContain('HEALTHCHECK');
+  });
+
+  it('the image installs every engine: the Debian packages of each engine descriptor', () => {
+    const installed = /apt-get install -y --no-install-recommends ([^&]+)&&/s.exec(dockerfile)?.[1]?.split(/[\s\\]+/).filter(Boolean) ?? [];
+    for (const descriptor of ENGINE_DESCRIPTORS) {
+      for (const pkg of descriptor.debianPackages) expect(installed, `${descriptor.id}: ${pkg}`).toContain(pkg);
+    }
   });
 
   it('docker compose config accepts the file when a compose client is installed', () => {
