@@ -89,7 +89,10 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     const text = await llms.text();
     expect(text).toContain(`POST ${t.baseUrl}/api/x402/v1/detect-file-type`);
     expect(text).toContain('PAYMENT-SIGNATURE');
-    expect(text).toContain(`POST ${t.baseUrl}/api/v1/convert {filename, ext_in, ext_out} → waits up to 120 s`);
+    expect(text).toContain(`POST ${t.baseUrl}/api/v1/convert {filename, ext_in, ext_out, options?} → waits up to 120 s`);
+    // The conversions of the running workers' engines (this process runs a worker with sharp and ffmpeg at least).
+    expect(text).toMatch(/^## Conversions available now \(\d+ pairs on the running workers' engines: .*sharp/m);
+    expect(text).toMatch(/^- png → .*\bwebp\b/m);
 
     const wellKnown = await fetch(`${t.baseUrl}/.well-known/x402.json`);
     expect(wellKnown.status).toBe(200);
@@ -97,6 +100,10 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     const detect = body.resources.find((r) => r.resource.endsWith('/detect-file-type'));
     expect(detect?.price).toMatchObject({ mode: 'fixed', amount: '0.002000', atomic_units: '2000' });
     expect((body as unknown as { devChain: { payerPrivateKey: string } }).devChain.payerPrivateKey).toMatch(/^0x[0-9a-f]{64}$/);
+    const { conversions } = body as unknown as { conversions: { engines: string[]; pairs: number; from: Record<string, string[]> } };
+    expect(conversions.engines).toEqual(expect.arrayContaining(['sharp', 'ffmpeg-audio']));
+    expect(conversions.from.mp3).toEqual(expect.arrayContaining(['wav', 'flac']));
+    expect(conversions.pairs).toBe(Object.values(conversions.from).flat().length);
     const result = body.resources.find((r) => r.resource.endsWith('/result'));
     expect(result?.price).toMatchObject({
       mode: 'dynamic',

@@ -3,6 +3,8 @@ import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger
 import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
+import { ConversionCatalogue } from '../conversion/conversion-catalogue.service.js';
+import { availableConversions } from './available-conversions.js';
 import { renderLandingPage } from './landing-page.js';
 import { renderLlmsTxt } from './llms-txt.js';
 import { OpenApiDocumentStore } from './openapi-document.store.js';
@@ -22,6 +24,7 @@ export class DiscoveryController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly openApi: OpenApiDocumentStore,
     private readonly rails: PaymentRails,
+    private readonly catalogue: ConversionCatalogue,
   ) {}
 
   @Get('api/x402/v1')
@@ -54,24 +57,26 @@ export class DiscoveryController {
   @ApiOperation({ operationId: 'getLlmsTxt', summary: 'Agent-readable summary of the service (free).' })
   @ApiProduces('text/plain')
   @textResponse('text/plain', 'llms.txt')
-  llmsTxt(@Req() request: FastifyRequest): string {
+  async llmsTxt(@Req() request: FastifyRequest): Promise<string> {
     return renderLlmsTxt({
       baseUrl: publicBaseUrl(this.config, request),
       resources: paidResources(this.config.prices),
       convertWaitSeconds: this.config.keyApi.convertWaitSeconds,
+      conversions: availableConversions((await this.catalogue.current()).graph),
     });
   }
 
   @Get('.well-known/x402.json')
-  @ApiOperation({ operationId: 'getX402Discovery', summary: 'Paid resources with prices, networks, assets and payTo (free).' })
+  @ApiOperation({ operationId: 'getX402Discovery', summary: 'Paid resources with prices, networks, assets and payTo, and the conversions the running workers offer (free).' })
   @ApiResponse({ status: 200, description: 'x402 discovery document.', content: { 'application/json': { schema: { type: 'object' } } } })
-  wellKnownX402(@Req() request: FastifyRequest): object {
+  async wellKnownX402(@Req() request: FastifyRequest): Promise<object> {
     return renderWellKnownX402({
       baseUrl: publicBaseUrl(this.config, request),
       version: this.config.version,
       resources: paidResources(this.config.prices),
       accepts: this.rails.accepts,
       devChain: this.rails.devChain,
+      conversions: availableConversions((await this.catalogue.current()).graph),
     });
   }
 }

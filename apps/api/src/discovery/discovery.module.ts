@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
+import { ConversionCatalogueModule } from '../conversion/conversion-catalogue.module.js';
 import { PaymentRailsModule } from '../payments/payment-rails.module.js';
 import { DiscoveryController } from './discovery.controller.js';
 import { OpenApiDocumentStore } from './openapi-document.store.js';
 
 @Module({
-  imports: [PaymentRailsModule],
+  imports: [PaymentRailsModule, ConversionCatalogueModule],
   controllers: [DiscoveryController],
   providers: [OpenApiDocumentStore],
   exports: [OpenApiDocumentStore],

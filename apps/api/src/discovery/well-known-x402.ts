@@ -1,5 +1,6 @@
 import type { AcceptedPayment } from '@fileshift/x402-nest';
 import type { DevChainInfo } from '../payments/payment-rails.js';
+import type { AvailableConversions } from './available-conversions.js';
 import type { PaidResource } from './paid-resources.js';
 
 /** /.well-known/x402.json: the paid resources with their prices, networks, assets and payTo. */
@@ -9,6 +10,7 @@ export function renderWellKnownX402(input: {
   resources: PaidResource[];
   accepts: readonly AcceptedPayment[];
   devChain?: DevChainInfo;
+  conversions: AvailableConversions;
 }) {
   return {
     x402Version: 2,
@@ -38,6 +40,8 @@ export function renderWellKnownX402(input: {
         ...(r.price.mode === 'fixed' ? { amount: r.price.atomic_units } : {}),
       })),
     })),
+    /** What the running workers convert now (source format → targets). */
+    conversions: input.conversions,
     ...(input.devChain
       ? {
           devChain: {
