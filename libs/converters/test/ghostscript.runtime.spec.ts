@@ -79,6 +79,17 @@ describe('GhostscriptRuntime (Debian packages ghostscript, poppler-utils)', () =
     expect(probe.problem).toContain('apt-get install');
   });
 
+  it('converts every pair of its descriptor, taking each option the pair lists', async () => {
+    const given = { pdfa: '2b', compress: 'ebook', pages: '1-2' } as const;
+    const inputs: Record<string, string> = { ps, pdf: hand };
+    for (const pair of GHOSTSCRIPT_DESCRIPTOR.pairs) {
+      const options = Object.fromEntries((pair.options ?? []).map((name) => [name, given[name as keyof typeof given]]));
+      const [out] = (await convertStep(runtime, { inputPath: inputs[pair.from]!, from: pair.from, to: pair.to, options }, dir, work)) as [string];
+      expect(pdfaClaim(out), `${pair.from} → ${pair.to}`).toBe('2B');
+      expect(pdfPages(out)).toBe(pair.from === 'pdf' ? 2 : 3);
+    }
+  });
+
   it('converts PostScript written here to a PDF of its pages', async () => {
     const progress: number[] = [];
     const [out] = (await convertStep(runtime, { inputPath: ps, from: 'ps', to: 'pdf' }, dir, { ...work, onProgress: (p) => progress.push(p) })) as [string];

@@ -68,6 +68,14 @@ describe('Img2pdfRuntime (Debian package img2pdf)', () => {
     expect(probe.problem).toContain('install the Debian package img2pdf');
   });
 
+  it('converts every pair of its descriptor', async () => {
+    const inputs: Record<string, string> = { jpg, png, tiff };
+    for (const pair of IMG2PDF_DESCRIPTOR.pairs) {
+      const [out] = (await convertStep(runtime, { inputPath: inputs[pair.from]!, from: pair.from, to: pair.to }, dir, work)) as [string];
+      expect(pdfPages(out), `${pair.from} → ${pair.to}`).toBe(1);
+    }
+  });
+
   it('puts a JPEG into a PDF page as it is: the same bytes, not re-encoded', async () => {
     const progress: number[] = [];
     const [out] = (await convertStep(runtime, { inputPath: jpg, from: 'jpg', to: 'pdf' }, dir, { ...work, onProgress: (p) => progress.push(p) })) as [string];

@@ -60,6 +60,16 @@ describe('PopplerRuntime (Debian package poppler-utils)', () => {
     expect(probe.problem).toContain('poppler-utils');
   });
 
+  it('converts every pair of its descriptor, taking each option the pair lists', async () => {
+    const given = { pages: '2', dpi: 72, width: 100, height: 100, quality: 50 } as const;
+    for (const pair of POPPLER_DESCRIPTOR.pairs) {
+      const options = Object.fromEntries((pair.options ?? []).map((name) => [name, given[name as keyof typeof given]]));
+      const files = await convertStep(runtime, { inputPath: hand, from: pair.from, to: pair.to, options }, dir, work);
+      expect(files, `${pair.from} → ${pair.to}`).toHaveLength(1);
+      expect(mimeType(files[0]!)).toBe({ png: 'image/png', jpg: 'image/jpeg', txt: 'text/plain', html: 'text/html' }[pair.to]);
+    }
+  });
+
   describe('pdf → png and jpg: one image per page', () => {
     const producers: Array<[string, () => string, number, { width: number; height: number }]> = [
       ['written by hand', () => hand, 3, letter(150)],
