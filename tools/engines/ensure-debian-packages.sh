@@ -10,6 +10,10 @@ set -euo pipefail
 PACKAGES=(
   ffmpeg        # audio and video engine
   file          # libmagic, the detection baseline
+  poppler-utils # pdfinfo, pdftoppm, pdftotext, pdftohtml (PDF engine), pdfimages and pdffonts (test checks)
+  ghostscript   # PostScript to PDF, PDF/A, PDF compression (always -dSAFER)
+  img2pdf       # images to PDF, lossless
+  qpdf          # the tests' PDF producer (merged and encrypted samples) and PDF reader
   redis-server  # redis-server for private Redis servers (fault-injection tests) and the dev queue
   postgresql    # initdb, pg_ctl, postgres (postgresql-15 on Debian 12) for private PostgreSQL servers
 )

@@ -33,6 +33,8 @@ export interface EngineLimits {
   maxDurationSeconds?: number;
   /** Images: inputs with more pixels are refused before decoding. */
   maxInputPixels?: number;
+  /** Documents rendered to images: a page that would render to more pixels is refused before rendering. */
+  maxPagePixels?: number;
 }
 
 /**

@@ -1,5 +1,8 @@
 import type { EngineAvailability, EngineRuntime } from './engine-runtime.js';
 import { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
+import { GhostscriptRuntime } from './ghostscript.runtime.js';
+import { Img2pdfRuntime } from './img2pdf.runtime.js';
+import { PopplerRuntime } from './poppler.runtime.js';
 import { SharpImageRuntime } from './sharp-image.runtime.js';
 
 /** What a worker configures of its engines (warm pools). */
@@ -9,7 +12,7 @@ export interface EngineRuntimeOptions {
 
 /** A runtime for every engine this build knows, in the descriptors' order of preference. */
 export function createEngineRuntimes(_options: EngineRuntimeOptions = {}): EngineRuntime[] {
-  return [new SharpImageRuntime(), new FfmpegAudioRuntime()];
+  return [new SharpImageRuntime(), new FfmpegAudioRuntime(), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime()];
 }
 
 export interface ProbedEngines {

@@ -2,6 +2,9 @@
 export { createEngineRuntimes, type EngineRuntimeOptions, probeEngines, type ProbedEngines } from './engine-runtimes.js';
 export { type EngineAvailability, type EngineRuntime, pageOutput, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
 export { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
+export { DEBIAN_SRGB_PROFILE, GhostscriptRuntime } from './ghostscript.runtime.js';
+export { Img2pdfRuntime } from './img2pdf.runtime.js';
 export { type PlanResult, type PlanRun, runPlan } from './plan-runner.js';
+export { type PopplerCommands, PopplerRuntime } from './poppler.runtime.js';
 export { SandboxedProcessRunner, type SandboxedResult, type SandboxedRun } from './sandboxed-process.runner.js';
 export { SharpImageRuntime } from './sharp-image.runtime.js';

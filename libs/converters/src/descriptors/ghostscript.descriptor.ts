@@ -11,5 +11,6 @@ export const GHOSTSCRIPT_DESCRIPTOR: EngineDescriptor = {
     { from: 'pdf', to: 'pdf', options: ['pdfa', 'compress', 'pages'] },
   ],
   limits: { timeoutMs: 120_000, maxOutputBytes: 512 * 1024 * 1024, maxPages: 2000 },
-  debianPackages: ['ghostscript'],
+  // poppler-utils: pdfinfo reads every PDF input (encryption, page count) before Ghostscript does.
+  debianPackages: ['ghostscript', 'poppler-utils'],
 };

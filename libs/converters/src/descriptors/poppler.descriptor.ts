@@ -13,7 +13,8 @@ export const POPPLER_DESCRIPTOR: EngineDescriptor = {
     { from: 'pdf', to: 'txt', options: ['pages'], firstStepOnly: true },
     { from: 'pdf', to: 'html', options: ['pages'], firstStepOnly: true },
   ],
-  // Rendering is the costly part: at most 200 pages are rendered or read.
-  limits: { timeoutMs: 120_000, maxOutputBytes: 512 * 1024 * 1024, maxPages: 200 },
+  // Rendering is the costly part: at most 200 pages are rendered or read, a page image at most 100 MP
+  // (A4 at 600 dpi is 35 MP); the output cap holds for all the page images together.
+  limits: { timeoutMs: 120_000, maxOutputBytes: 512 * 1024 * 1024, maxPages: 200, maxPagePixels: 100_000_000 },
   debianPackages: ['poppler-utils'],
 };

@@ -24,7 +24,8 @@ export async function convertStep(
 ): Promise<string[]> {
   const outputDir = join(dir, `step-${++steps}-${step.from}-to-${step.to}`);
   mkdirSync(outputDir, { recursive: true });
-  const outcome = await runtime.convert({ ...step, outputDir, options: step.options ?? {} }, { ...testContext(runtime), ...context });
+  // A scratch directory of its own only when the caller brings none (each would be left behind empty).
+  const outcome = await runtime.convert({ ...step, outputDir, options: step.options ?? {} }, { ...testContext(runtime, context.workDir), ...context });
   return outcome.files;
 }
 
