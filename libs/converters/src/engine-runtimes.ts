@@ -1,10 +1,17 @@
 import type { EngineAvailability, EngineRuntime } from './engine-runtime.js';
 import { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
+import { LibreOfficeRuntime, type LibreOfficeRuntimeOptions } from './libreoffice/libreoffice.runtime.js';
 import { SharpImageRuntime } from './sharp-image.runtime.js';
 
+/** Settings of the runtimes that take any (from the worker's configuration); every one has a default. */
+export interface EngineRuntimeOptions {
+  /** Pool size, conversions per instance, start timeout, network isolation… (see LibreOfficeRuntimeOptions). */
+  libreoffice?: LibreOfficeRuntimeOptions;
+}
+
 /** A runtime for every engine this build knows, in the descriptors' order of preference. */
-export function createEngineRuntimes(): EngineRuntime[] {
-  return [new SharpImageRuntime(), new FfmpegAudioRuntime()];
+export function createEngineRuntimes(options: EngineRuntimeOptions = {}): EngineRuntime[] {
+  return [new SharpImageRuntime(), new FfmpegAudioRuntime(), new LibreOfficeRuntime(options.libreoffice)];
 }
 
 export interface ProbedEngines {

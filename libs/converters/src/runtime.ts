@@ -1,7 +1,14 @@
 // What workers import: the engines' runtimes, the sandboxed runner and the plan runner.
-export { createEngineRuntimes, probeEngines, type ProbedEngines } from './engine-runtimes.js';
+export { createEngineRuntimes, type EngineRuntimeOptions, probeEngines, type ProbedEngines } from './engine-runtimes.js';
 export { type EngineAvailability, type EngineRuntime, pageOutput, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
 export { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
+export {
+  DEFAULT_MAX_CONVERSIONS_PER_INSTANCE,
+  DEFAULT_START_TIMEOUT_MS,
+  defaultLibreOfficePoolSize,
+  LibreOfficeRuntime,
+  type LibreOfficeRuntimeOptions,
+} from './libreoffice/libreoffice.runtime.js';
 export { type PlanResult, type PlanRun, runPlan } from './plan-runner.js';
 export { SandboxedProcessRunner, type SandboxedResult, type SandboxedRun } from './sandboxed-process.runner.js';
 export { SharpImageRuntime } from './sharp-image.runtime.js';
