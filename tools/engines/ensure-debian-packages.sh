@@ -10,10 +10,15 @@ set -euo pipefail
 PACKAGES=(
   ffmpeg        # audio and video engine
   file          # libmagic, the detection baseline
+  libreoffice-writer-nogui   # documents engine (warm soffice pool): Writer
+  libreoffice-calc-nogui     # … Calc
+  libreoffice-impress-nogui  # … Impress
+  python3-uno                # the pool's UNO bridge (Debian's /usr/bin/python3)
   poppler-utils # pdfinfo, pdftoppm, pdftotext, pdftohtml (PDF engine), pdfimages and pdffonts (test checks)
   ghostscript   # PostScript to PDF, PDF/A, PDF compression (always -dSAFER)
   img2pdf       # images to PDF, lossless
   qpdf          # the tests' PDF producer (merged and encrypted samples) and PDF reader
+  unzip         # the LibreOffice tests list and read OOXML/ODF outputs with it
   redis-server  # redis-server for private Redis servers (fault-injection tests) and the dev queue
   postgresql    # initdb, pg_ctl, postgres (postgresql-15 on Debian 12) for private PostgreSQL servers
 )

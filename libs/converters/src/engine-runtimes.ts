@@ -2,17 +2,19 @@ import type { EngineAvailability, EngineRuntime } from './engine-runtime.js';
 import { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
 import { GhostscriptRuntime } from './ghostscript.runtime.js';
 import { Img2pdfRuntime } from './img2pdf.runtime.js';
+import { LibreOfficeRuntime, type LibreOfficeRuntimeOptions } from './libreoffice/libreoffice.runtime.js';
 import { PopplerRuntime } from './poppler.runtime.js';
 import { SharpImageRuntime } from './sharp-image.runtime.js';
 
-/** What a worker configures of its engines (warm pools). */
+/** Settings of the runtimes that take any (from the worker's configuration); every one has a default. */
 export interface EngineRuntimeOptions {
-  libreoffice?: { poolSize?: number; maxConversionsPerInstance?: number };
+  /** Pool size, conversions per instance, start timeout, network isolation… (see LibreOfficeRuntimeOptions). */
+  libreoffice?: LibreOfficeRuntimeOptions;
 }
 
 /** A runtime for every engine this build knows, in the descriptors' order of preference. */
-export function createEngineRuntimes(_options: EngineRuntimeOptions = {}): EngineRuntime[] {
-  return [new SharpImageRuntime(), new FfmpegAudioRuntime(), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime()];
+export function createEngineRuntimes(options: EngineRuntimeOptions = {}): EngineRuntime[] {
+  return [new SharpImageRuntime(), new FfmpegAudioRuntime(), new LibreOfficeRuntime(options.libreoffice), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime()];
 }
 
 export interface ProbedEngines {

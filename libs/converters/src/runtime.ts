@@ -4,6 +4,13 @@ export { type EngineAvailability, type EngineRuntime, pageOutput, singleOutput, 
 export { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
 export { DEBIAN_SRGB_PROFILE, GhostscriptRuntime } from './ghostscript.runtime.js';
 export { Img2pdfRuntime } from './img2pdf.runtime.js';
+export {
+  DEFAULT_MAX_CONVERSIONS_PER_INSTANCE,
+  DEFAULT_START_TIMEOUT_MS,
+  defaultLibreOfficePoolSize,
+  LibreOfficeRuntime,
+  type LibreOfficeRuntimeOptions,
+} from './libreoffice/libreoffice.runtime.js';
 export { type PlanResult, type PlanRun, runPlan } from './plan-runner.js';
 export { type PopplerCommands, PopplerRuntime } from './poppler.runtime.js';
 export { SandboxedProcessRunner, type SandboxedResult, type SandboxedRun } from './sandboxed-process.runner.js';

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -7,7 +7,9 @@ import type { ConversionOptions } from '../../src/conversion-options.js';
 import type { EngineLimits } from '../../src/engine-descriptor.js';
 import type { EngineRuntime, StepContext } from '../../src/engine-runtime.js';
 
-export const testContext = (runtime: EngineRuntime, workDir = mkdtempSync(join(tmpdir(), 'fileshift-work-')), limits: Partial<EngineLimits> = {}): StepContext => ({
+// The default work directory is the OS temp dir itself: a fresh directory per call was never removed (one per
+// conversion step of every run). Tests that check what an engine leaves behind pass a directory of their own.
+export const testContext = (runtime: EngineRuntime, workDir = tmpdir(), limits: Partial<EngineLimits> = {}): StepContext => ({
   signal: new AbortController().signal,
   limits: { ...runtime.descriptor.limits, ...limits },
   workDir,

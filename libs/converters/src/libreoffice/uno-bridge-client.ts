@@ -1,0 +1,130 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The Python script, shipped beside this module: in `src/` for the sources and tests, copied to `dist/` by the
+ * package's build script.
+ */
+export const UNO_BRIDGE_SCRIPT = fileURLToPath(new URL('./uno-bridge.py', import.meta.url));
+
+/** One conversion as the bridge takes it (see uno-bridge.py). */
+export interface BridgeRequest {
+  input: string;
+  output: string;
+  family: string;
+  filter: string;
+  filterOptions?: string;
+  exportData?: Record<string, string | number | boolean>;
+  importFilter?: string;
+  importFilterOptions?: string;
+  /** Refuse (`format`) an input type detection read with a filter not starting with one of these. */
+  acceptImports?: readonly string[];
+  /** Refuse (`too_many_pages`) when the export would render more pages. */
+  maxPages?: number;
+}
+
+export type BridgeFailureKind = 'load' | 'family' | 'format' | 'too_many_pages' | 'no_pages' | 'store' | 'dead' | 'disconnected' | 'request';
+
+export type BridgeReply = { ok: true; importedWith?: string; pages?: number } | { ok: false; kind: BridgeFailureKind; error: string; pages?: number };
+
+export interface BridgeLaunch {
+  python: string;
+  /** e.g. ['unshare', '-r'] in a user namespace (see network-isolation.ts). */
+  prefix: readonly string[];
+  pipeName: string;
+  connectTimeoutMs: number;
+  /** Should Node die without stopping the instance, the bridge (its stdin closed) kills this group and removes instanceDir. */
+  officePgid?: number;
+  instanceDir: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  script?: string;
+}
+
+const STDERR_TAIL = 4096;
+
+/**
+ * The bridge process and its JSON-lines protocol: one request at a time, answered in order. Its own process
+ * group, so killing it takes nothing else down.
+ */
+export class UnoBridgeClient {
+  private readonly child: ChildProcess;
+  private stderr = '';
+  private nextId = 0;
+  private pending?: { id: string; resolve: (reply: BridgeReply) => void; reject: (error: Error) => void };
+  private exited = false;
+  /** Resolves with the office version once connected; rejects when the bridge fails or exits first. */
+  readonly ready: Promise<string>;
+  /** Resolves when the process has exited, however. */
+  readonly exit: Promise<void>;
+
+  constructor(launch: BridgeLaunch) {
+    const argv = [...launch.prefix, launch.python, '-I', launch.script ?? UNO_BRIDGE_SCRIPT, '--pipe', launch.pipeName, '--connect-timeout-ms', String(launch.connectTimeoutMs), '--office-pgid', String(launch.officePgid ?? 0), '--instance-dir', launch.instanceDir];
+    this.child = spawn(argv[0]!, argv.slice(1), { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
+    });
+    // A write to a bridge that just died must not become an unhandled error.
+    this.child.stdin!.on('error', () => undefined);
+
+    let onReady!: (version: string) => void;
+    let onFailed!: (error: Error) => void;
+    this.ready = new Promise<string>((resolve, reject) => {
+      onReady = resolve;
+      onFailed = reject;
+    });
+    this.ready.catch(() => undefined);
+    this.exit = new Promise<void>((resolve) => {
+      this.child.once('close', () => resolve());
+      this.child.once('error', () => resolve());
+    });
+    this.child.once('error', (error) => onFailed(new Error(`the bridge could not start: ${error.message}`)));
+    void this.exit.then(() => {
+      this.exited = true;
+      onFailed(new Error(`the bridge exited before it was ready: ${this.stderrTail()}`));
+      this.pending?.reject(new Error('the bridge exited during the conversion'));
+      this.pending = undefined;
+    });
+
+    createInterface({ input: this.child.stdout! }).on('line', (line) => {
+      let message: { event?: string; version?: string; error?: string; id?: string | null } & Record<string, unknown>;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        this.stderr = (this.stderr + `\n(stdout) ${line}`).slice(-STDERR_TAIL);
+        return;
+      }
+      if (message.event === 'ready') onReady(String(message.version ?? 'LibreOffice'));
+      else if (message.event === 'failed') onFailed(new Error(`the bridge could not connect: ${message.error ?? ''}`));
+      else if (this.pending && message.id === this.pending.id) {
+        const { resolve } = this.pending;
+        this.pending = undefined;
+        resolve(message as unknown as BridgeReply);
+      }
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  stderrTail(): string {
+    return this.stderr.trim();
+  }
+
+  /** Sends one request; the reply, or a rejection when the bridge exits first. */
+  request(request: BridgeRequest): Promise<BridgeReply> {
+    if (this.pending) return Promise.reject(new Error('the bridge is busy'));
+    if (this.exited) return Promise.reject(new Error('the bridge has exited'));
+    const id = String(++this.nextId);
+    return new Promise<BridgeReply>((resolve, reject) => {
+      this.pending = { id, resolve, reject };
+      this.child.stdin!.write(JSON.stringify({ id, ...request }) + '\n');
+    });
+  }
+}

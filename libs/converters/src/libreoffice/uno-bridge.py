@@ -1,0 +1,322 @@
+#!/usr/bin/python3
+"""Fileshift's bridge between Node and one listening LibreOffice (soffice) instance, over UNO.
+
+Run it with Debian's /usr/bin/python3 (python3-uno):
+
+  uno-bridge.py --pipe NAME [--connect-timeout-ms N] [--office-pgid PGID] [--instance-dir DIR]
+
+It connects to the instance's UNO pipe (retrying while soffice starts), loads Writer, Calc and Impress once,
+says {"event": "ready", "version"} on stdout (or {"event": "failed", "error"} and exits 2), then converts one
+document per JSON line read on stdin, answering one JSON line each, in order:
+
+  in:  {"id", "input", "output", "family", "filter", "filterOptions"?, "exportData"?,
+        "importFilter"?, "importFilterOptions"?, "acceptImports"?, "maxPages"?}
+  out: {"id", "ok": true, "importedWith", "pages"?} or {"id", "ok": false, "kind", "error", "pages"?}
+
+kind: "load" (LibreOffice cannot read the input), "family" (not a text document / spreadsheet /
+presentation as asked), "format" (type detection read it with a filter not in acceptImports), "too_many_pages"
+(the PDF would have more than maxPages pages), "no_pages" (the page range selects none), "store" (the export
+failed), "dead" (the instance was gone before the document was touched), "disconnected" (the instance died
+during the conversion), "request" (a malformed request line). After "dead" or "disconnected" the bridge exits
+(3): the supervisor replaces the instance. When stdin closes, the supervisor is gone: the bridge kills the
+office process group and removes the instance directory and pipes, then exits 0.
+
+Documents are loaded hidden and read-only, macros never executed (MacroExecutionMode NEVER_EXECUTE), links
+never updated (UpdateDocMode NO_UPDATE), without an interaction handler (no dialogs, no repair), and closed
+whatever happens.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import sys
+import time
+
+import uno
+from com.sun.star.beans import PropertyValue
+
+# com.sun.star.document.MacroExecMode.NEVER_EXECUTE and UpdateDocMode.NO_UPDATE
+NEVER_EXECUTE = 0
+NO_UPDATE = 0
+
+FAMILY_SERVICES = {
+    "text": "com.sun.star.text.TextDocument",
+    "sheet": "com.sun.star.sheet.SpreadsheetDocument",
+    "slide": "com.sun.star.presentation.PresentationDocument",
+}
+
+PAGE_RANGE = re.compile(r"^\d+(-\d+)?(,\d+(-\d+)?)*$")
+
+
+class Dead(Exception):
+    """The instance was gone before this conversion touched it: retrying elsewhere is safe."""
+
+
+class Failure(Exception):
+    def __init__(self, kind, message, pages=None):
+        super().__init__(message)
+        self.kind = kind
+        self.pages = pages
+
+
+def prop(name, value):
+    p = PropertyValue()
+    p.Name = name
+    p.Value = value
+    return p
+
+
+def props(**values):
+    return tuple(prop(name, value) for name, value in values.items())
+
+
+def emit(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def log(text):
+    sys.stderr.write("uno-bridge: %s\n" % text)
+    sys.stderr.flush()
+
+
+def connect(pipe, timeout_s):
+    local = uno.getComponentContext()
+    resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            remote = resolver.resolve("uno:pipe,name=%s;urp;StarOffice.ComponentContext" % pipe)
+            desktop = remote.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", remote)
+            return remote, desktop
+        except Exception as error:  # NoConnectException while soffice starts
+            if time.monotonic() > deadline:
+                raise RuntimeError("no connection to the instance: %s" % error)
+            time.sleep(0.1)
+
+
+def office_version(remote):
+    try:
+        provider = remote.ServiceManager.createInstanceWithContext("com.sun.star.configuration.ConfigurationProvider", remote)
+        access = provider.createInstanceWithArguments(
+            "com.sun.star.configuration.ConfigurationAccess", props(nodepath="/org.openoffice.Setup/Product")
+        )
+        return "%s %s" % (access.getByName("ooName"), access.getByName("ooSetupVersionAboutBox"))
+    except Exception:
+        return "LibreOffice"
+
+
+def warm_up(desktop, scratch_dir):
+    """Loads Writer, Calc and Impress once (an empty hidden document each) and the PDF export, so the first
+    conversions do not pay for it."""
+    for factory in ("swriter", "scalc", "simpress"):
+        try:
+            document = desktop.loadComponentFromURL("private:factory/" + factory, "_blank", 0, props(Hidden=True))
+            try:
+                if factory == "swriter" and scratch_dir:
+                    target = os.path.join(scratch_dir, "warm-up.pdf")
+                    document.storeToURL(uno.systemPathToFileUrl(target), props(FilterName="writer_pdf_Export"))
+                    os.unlink(target)
+            finally:
+                close(document)
+        except Exception as error:
+            log("warm-up of %s failed: %s" % (factory, error))
+
+
+def alive(desktop):
+    try:
+        desktop.getFrames().getCount()
+        return True
+    except Exception:
+        return False
+
+
+def selected_pages(page_range, page_count):
+    """How many of page_count pages "1-3,5" selects."""
+    selected = set()
+    for part in page_range.split(","):
+        bounds = [int(n) for n in part.split("-")]
+        first, last = bounds[0], bounds[-1]
+        selected.update(range(first, min(last, page_count) + 1))
+    return len(selected)
+
+
+def page_count(document):
+    """The pages a PDF export would render (Writer pages, Calc print pages, slides)."""
+    return int(document.getRendererCount(document, ()))
+
+
+def export_data(values):
+    """The filter's FilterData: typed as a sequence of PropertyValue, as the PDF export reads it."""
+    return uno.Any("[]com.sun.star.beans.PropertyValue", tuple(prop(k, v) for k, v in values.items()))
+
+
+def load(desktop, request):
+    url = uno.systemPathToFileUrl(request["input"])
+    load_props = {
+        "Hidden": True,
+        "ReadOnly": True,
+        "Silent": True,
+        "MacroExecutionMode": NEVER_EXECUTE,
+        "UpdateDocMode": NO_UPDATE,
+        "RepairPackage": False,
+    }
+    if request.get("importFilter"):
+        load_props["FilterName"] = request["importFilter"]
+        if request.get("importFilterOptions"):
+            load_props["FilterOptions"] = request["importFilterOptions"]
+    try:
+        document = desktop.loadComponentFromURL(url, "_blank", 0, props(**load_props))
+    except Exception as error:
+        if not alive(desktop):
+            raise Failure("disconnected", "the instance died while loading: %s" % error)
+        raise Failure("load", "cannot load: %s: %s" % (type(error).__name__, str(error)[:500]))
+    if document is None:
+        if not alive(desktop):
+            raise Failure("disconnected", "the instance died while loading")
+        raise Failure("load", "cannot load: no document")
+    return document
+
+
+def import_filter(document):
+    """The filter LibreOffice's type detection (or the request) chose to read the input."""
+    try:
+        for arg in document.getArgs():
+            if arg.Name == "FilterName":
+                return str(arg.Value)
+    except Exception:
+        pass
+    return ""
+
+
+def close(document):
+    try:
+        document.close(True)
+    except Exception:
+        try:
+            document.dispose()
+        except Exception:
+            pass
+
+
+def convert(desktop, request):
+    if not alive(desktop):
+        raise Dead("the instance is gone")
+    document = load(desktop, request)
+    try:
+        service = FAMILY_SERVICES.get(request.get("family", ""))
+        if service and not document.supportsService(service):
+            raise Failure("family", "not a %s document" % request["family"])
+        imported_with = import_filter(document)
+        accepted = request.get("acceptImports")
+        if accepted and not any(imported_with.startswith(prefix) for prefix in accepted):
+            raise Failure("format", "read as %s, not as one of %s" % (imported_with or "nothing", ", ".join(accepted)))
+        data = request.get("exportData") or {}
+        pages = None
+        max_pages = request.get("maxPages")
+        if max_pages is not None:
+            pages = page_count(document)
+            page_range = data.get("PageRange")
+            selected = selected_pages(page_range, pages) if page_range and PAGE_RANGE.match(page_range) else pages
+            if page_range and selected == 0:
+                raise Failure("no_pages", "%d pages, none in the range asked for" % pages, pages)
+            if selected > max_pages:
+                raise Failure("too_many_pages", "%d pages to render, at most %d" % (selected, max_pages), selected)
+        store = {"FilterName": request["filter"], "Overwrite": True}
+        if request.get("filterOptions"):
+            store["FilterOptions"] = request["filterOptions"]
+        if data:
+            store["FilterData"] = export_data(data)
+        try:
+            document.storeToURL(uno.systemPathToFileUrl(request["output"]), props(**store))
+        except Exception as error:
+            if not alive(desktop):
+                raise Failure("disconnected", "the instance died while storing: %s" % error)
+            raise Failure("store", "cannot store: %s: %s" % (type(error).__name__, str(error)[:500]))
+        return {"importedWith": imported_with, **({"pages": pages} if pages is not None else {})}
+    finally:
+        close(document)
+
+
+def orphaned_cleanup(args):
+    """stdin closed: the supervisor is gone (it would have killed us first). Take the instance down with us."""
+    if args.office_pgid:
+        try:
+            os.killpg(args.office_pgid, signal.SIGKILL)
+        except OSError:
+            pass
+    if args.instance_dir:
+        time.sleep(0.5)
+        profile_url = uno.systemPathToFileUrl(os.path.join(args.instance_dir, "profile"))
+        digest = hashlib.md5(profile_url.encode("utf-16-le")).digest()
+        for name in (args.pipe, "SingleOfficeIPC_" + "".join("%x" % byte for byte in digest)):
+            for directory in ("/tmp", "/var/tmp"):
+                try:
+                    os.unlink("%s/OSL_PIPE_%d_%s" % (directory, os.getuid(), name))
+                except OSError:
+                    pass
+        shutil.rmtree(args.instance_dir, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pipe", required=True)
+    parser.add_argument("--connect-timeout-ms", type=int, default=60000)
+    parser.add_argument("--office-pgid", type=int, default=0)
+    parser.add_argument("--instance-dir", default="")
+    args = parser.parse_args()
+    try:
+        return serve(args)
+    except KeyboardInterrupt:
+        return 1
+
+
+def serve(args):
+    try:
+        remote, desktop = connect(args.pipe, args.connect_timeout_ms / 1000)
+    except Exception as error:
+        emit({"event": "failed", "error": str(error)[:500]})
+        return 2
+    warm_up(desktop, os.path.join(args.instance_dir, "tmp") if args.instance_dir else "")
+    emit({"event": "ready", "version": office_version(remote)})
+
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request_id = None
+        try:
+            request = json.loads(line)
+            request_id = request.get("id")
+            for key in ("input", "output", "filter"):
+                if not isinstance(request.get(key), str):
+                    raise ValueError("%s missing" % key)
+        except Exception as error:
+            emit({"id": request_id, "ok": False, "kind": "request", "error": str(error)[:200]})
+            continue
+        try:
+            emit({"id": request_id, "ok": True, **convert(desktop, request)})
+        except Dead as error:
+            emit({"id": request_id, "ok": False, "kind": "dead", "error": str(error)})
+            return 3
+        except Failure as failure:
+            reply = {"id": request_id, "ok": False, "kind": failure.kind, "error": str(failure)}
+            if failure.pages is not None:
+                reply["pages"] = failure.pages
+            emit(reply)
+            if failure.kind == "disconnected":
+                return 3
+        except Exception as error:
+            dead = not alive(desktop)
+            emit({"id": request_id, "ok": False, "kind": "disconnected" if dead else "store", "error": "%s: %s" % (type(error).__name__, str(error)[:500])})
+            if dead:
+                return 3
+    orphaned_cleanup(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

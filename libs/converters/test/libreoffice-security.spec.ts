@@ -1,0 +1,158 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { officePipePaths } from '../src/libreoffice/libreoffice-instance.js';
+import { registryModifications } from '../src/libreoffice/libreoffice-profile.js';
+import { LibreOfficeRuntime } from '../src/libreoffice/libreoffice.runtime.js';
+import { detectNetworkIsolation } from '../src/libreoffice/network-isolation.js';
+import { expectDocument, pgrep } from './support/document-checks.js';
+import { SAMPLE_CELLS, SAMPLE_HEADING, sampleCsv, sampleHtml, sampleOds, sampleOdt, sampleXlsx } from './support/office-samples.js';
+import { convertStep } from './support/test-context.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'fileshift-lo-security-'));
+/** Every request the canary receives (method and path), from anyone. */
+const requests: string[] = [];
+let canary: Server;
+let base = '';
+
+/** Documents that would call the canary, or run a macro writing `marker`, if LibreOffice let them. */
+function hostileSamples(variant: string) {
+  const samples = join(dir, variant);
+  mkdirSync(samples, { recursive: true });
+  const url = (name: string) => `${base}/${variant}/${name}`;
+  const marker = join(samples, 'MACRO-RAN');
+  const files = {
+    macroOdt: join(samples, 'macro.odt'),
+    imageOdt: join(samples, 'image.odt'),
+    imageHtml: join(samples, 'image.html'),
+    webserviceOds: join(samples, 'webservice.ods'),
+    webserviceXlsx: join(samples, 'webservice.xlsx'),
+    webserviceCsv: join(samples, 'webservice.csv'),
+  };
+  writeFileSync(files.macroOdt, sampleOdt({ macroMarkerPath: marker }));
+  writeFileSync(files.imageOdt, sampleOdt({ linkedImageUrl: url('odt-image.png') }));
+  writeFileSync(files.imageHtml, sampleHtml(`<p><img src="${url('html-image.png')}" width="40" height="40" alt="linked"></p>`));
+  writeFileSync(files.webserviceOds, sampleOds(`COM.MICROSOFT.WEBSERVICE("${url('ods-webservice')}")`));
+  writeFileSync(files.webserviceXlsx, sampleXlsx(`_xlfn.WEBSERVICE("${url('xlsx-webservice')}")`));
+  writeFileSync(files.webserviceCsv, sampleCsv([`"=WEBSERVICE(""${url('csv-webservice')}"")",3`]));
+  return { files, marker, requestsSeen: () => requests.filter((request) => request.includes(`/${variant}/`)) };
+}
+
+beforeAll(async () => {
+  canary = createServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => canary.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(canary.address() as AddressInfo).port}`;
+  const probe = await new LibreOfficeRuntime({ log: () => undefined }).probe();
+  if (!probe.available) console.error(`\n*** ENGINE MISSING: LibreOffice (${probe.problem}); these tests FAIL without it. ***\n`);
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => canary.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('positive control: a PERMISSIVE LibreOffice does run and fetch what these samples hold', () => {
+  it('runs the macro, fetches both linked images and evaluates WEBSERVICE in ods, xlsx and csv', async () => {
+    const { files, marker, requestsSeen } = hostileSamples('control');
+    const profile = join(dir, 'control-profile');
+    mkdirSync(join(profile, 'user'), { recursive: true });
+    // Macros from anywhere, recalculation and link updates always: the opposite of our profile.
+    const permissive = [
+      { path: '/org.openoffice.Office.Common/Security/Scripting', prop: 'MacroSecurityLevel', value: 0, why: '' },
+      { path: '/org.openoffice.Office.Calc/Formula/Load', prop: 'OOXMLRecalcMode', value: 0, why: '' },
+      { path: '/org.openoffice.Office.Calc/Formula/Load', prop: 'ODFRecalcMode', value: 0, why: '' },
+      { path: '/org.openoffice.Office.Calc/Content/Update', prop: 'Link', value: 0, why: '' },
+    ];
+    writeFileSync(join(profile, 'user', 'registrymodifications.xcu'), registryModifications(permissive));
+    const pipe = `fileshift-control-${process.pid}`;
+    const office: ChildProcess = spawn(
+      '/usr/lib/libreoffice/program/soffice',
+      [`-env:UserInstallation=${pathToFileURL(profile).href}`, '--headless', '--invisible', '--norestore', '--nologo', `--accept=pipe,name=${pipe};urp;`],
+      { detached: true, stdio: 'ignore', env: { PATH: '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' } },
+    );
+    try {
+      const script = new URL('./support/uno-control.py', import.meta.url).pathname;
+      const output = await new Promise<string>((resolve, reject) =>
+        execFile('/usr/bin/python3', [script, pipe, dir, ...Object.values(files)], { timeout: 90_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout))),
+      );
+      for (const file of Object.values(files)) expect(output, output).toContain(`controlled ${basename(file)}`);
+    } finally {
+      process.kill(-office.pid!, 'SIGKILL');
+      for (let wait = 0; wait < 20 && pgrep(pipe).length > 0; wait++) await new Promise((r) => setTimeout(r, 100));
+      for (const path of officePipePaths(process.getuid!(), pipe, pathToFileURL(profile).href)) rmSync(path, { force: true });
+    }
+    expect(pgrep(pipe)).toEqual([]);
+    expect(existsSync(marker)).toBe(true);
+    const seen = requestsSeen().join('\n');
+    for (const path of ['odt-image.png', 'html-image.png', 'ods-webservice', 'xlsx-webservice', 'csv-webservice']) expect(seen).toContain(`/control/${path}`);
+  });
+});
+
+for (const isolation of ['off', 'auto'] as const) {
+  describe(`the pool, network isolation ${isolation}: macros never run, nothing remote is fetched`, () => {
+    const logged: string[] = [];
+    const workRoot = mkdtempSync(join(dir, `pool-${isolation}-`));
+    const runtime = new LibreOfficeRuntime({ size: 1, workRoot, networkIsolation: isolation, log: (_, message) => logged.push(message) });
+    let samples: ReturnType<typeof hostileSamples>;
+    const outDir = join(dir, `out-${isolation}`);
+
+    beforeAll(async () => {
+      samples = hostileSamples(isolation);
+      await runtime.start();
+    });
+    afterAll(() => runtime.stop());
+
+    it(`puts soffice in a network namespace of its own ${isolation === 'off' ? 'never' : 'when unshare allows it'}, and says so in the log`, async () => {
+      const expected = isolation === 'off' ? 'none' : (await detectNetworkIsolation('auto')).mode;
+      const { isolation: mode, instances } = await runtime.inspect();
+      expect(mode).toBe(expected);
+      const officePid = instances[0]!.officePid!;
+      const sameNetwork = readlinkSync(`/proc/${officePid}/ns/net`) === readlinkSync('/proc/self/ns/net');
+      expect(sameNetwork).toBe(mode === 'none');
+      expect(logged.some((line) => line.includes(mode === 'none' ? 'no network namespace' : 'network namespace of its own'))).toBe(true);
+      if (isolation === 'auto' && mode === 'none') console.warn('[libreoffice security] unshare is not available here: only the profile settings were tested');
+    });
+
+    it('never runs a macro bound to the document events (load, export, close)', async () => {
+      for (const to of ['pdf', 'docx', 'rtf', 'html']) {
+        const [out] = (await convertStep(runtime, { inputPath: samples.files.macroOdt, from: 'odt', to }, outDir)) as [string];
+        expectDocument(out, to, SAMPLE_HEADING);
+      }
+      expect(existsSync(samples.marker)).toBe(false);
+    });
+
+    it('never fetches a linked image (ODT draw:image, HTML img)', async () => {
+      const [odt] = (await convertStep(runtime, { inputPath: samples.files.imageOdt, from: 'odt', to: 'pdf' }, outDir)) as [string];
+      expectDocument(odt, 'pdf', SAMPLE_HEADING);
+      const [docx] = (await convertStep(runtime, { inputPath: samples.files.imageOdt, from: 'odt', to: 'docx' }, outDir)) as [string];
+      expectDocument(docx, 'docx', SAMPLE_HEADING);
+      const [html] = (await convertStep(runtime, { inputPath: samples.files.imageHtml, from: 'html', to: 'pdf' }, outDir)) as [string];
+      expectDocument(html, 'pdf', SAMPLE_HEADING);
+      expect(samples.requestsSeen()).toEqual([]);
+    });
+
+    it('never evaluates WEBSERVICE (ods, xlsx, csv → pdf, csv, xlsx)', async () => {
+      const cases: Array<[string, string, string]> = [
+        [samples.files.webserviceOds, 'ods', 'pdf'],
+        [samples.files.webserviceOds, 'ods', 'csv'],
+        [samples.files.webserviceXlsx, 'xlsx', 'pdf'],
+        [samples.files.webserviceXlsx, 'xlsx', 'csv'],
+        [samples.files.webserviceCsv, 'csv', 'pdf'],
+        [samples.files.webserviceCsv, 'csv', 'xlsx'],
+      ];
+      for (const [inputPath, from, to] of cases) {
+        const [out] = (await convertStep(runtime, { inputPath, from, to }, outDir)) as [string];
+        expectDocument(out, to, SAMPLE_CELLS[0]);
+      }
+      expect(samples.requestsSeen()).toEqual([]);
+    });
+  });
+}

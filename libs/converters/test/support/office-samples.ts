@@ -1,0 +1,215 @@
+import { zip, type ZipEntry } from './zip-writer.js';
+
+// Office documents written by hand (ZIP + XML), not by an office suite: the engine is tested on files
+// it did not produce itself. Every sample carries the same words, which the output checks look for.
+
+export const SAMPLE_HEADING = 'Fileshift sample';
+export const SAMPLE_CELLS = ['alpha', 'beta'] as const;
+
+const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+// ---------------------------------------------------------------- plain text formats
+
+export const sampleTxt = () => `${SAMPLE_HEADING}\n\nA paragraph of plain text.\n${SAMPLE_CELLS.join('\t')}\n`;
+
+export const sampleCsv = (extraRows: readonly string[] = []) => ['name,value', `${SAMPLE_CELLS[0]},1`, `${SAMPLE_CELLS[1]},2`, ...extraRows].join('\n') + '\n';
+
+export const sampleHtml = (body = '') =>
+  `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>sample</title></head><body>\n<h1>${SAMPLE_HEADING}</h1>\n<p>A paragraph of <b>HTML</b>.</p>\n` +
+  `<table border="1"><tr><td>${SAMPLE_CELLS[0]}</td><td>${SAMPLE_CELLS[1]}</td></tr><tr><td>1</td><td>2</td></tr></table>\n${body}</body></html>\n`;
+
+export const sampleRtf = () =>
+  `{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0\\froman Times New Roman;}}\\f0\\fs24\n{\\b\\fs36 ${SAMPLE_HEADING}}\\par\n` +
+  `A paragraph of RTF.\\par\n\\trowd\\cellx2000\\cellx4000 ${SAMPLE_CELLS[0]}\\cell ${SAMPLE_CELLS[1]}\\cell\\row\n}\n`;
+
+// ---------------------------------------------------------------- OOXML
+
+const CONTENT_TYPES = (overrides: Record<string, string>) =>
+  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+  `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>` +
+  Object.entries(overrides)
+    .map(([part, type]) => `<Override PartName="${part}" ContentType="${type}"/>`)
+    .join('') +
+  `</Types>`;
+
+const RELS = (rels: Array<[id: string, type: string, target: string]>) =>
+  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+  rels.map(([id, type, target]) => `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`).join('') +
+  `</Relationships>`;
+
+/** A DOCX: heading, paragraph and a 2×2 table; `pages` adds pages after page breaks, one paragraph each. */
+export function sampleDocx(pages: readonly string[] = []): Buffer {
+  const paragraph = (text: string, style?: string) =>
+    `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${escape(text)}</w:t></w:r></w:p>`;
+  const cell = (text: string) => `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>${paragraph(text)}</w:tc>`;
+  const table =
+    `<w:tbl><w:tblPr><w:tblW w:w="4000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid>` +
+    `<w:tr>${cell(SAMPLE_CELLS[0])}${cell(SAMPLE_CELLS[1])}</w:tr><w:tr>${cell('1')}${cell('2')}</w:tr></w:tbl>`;
+  const pageBreak = `<w:p><w:r><w:br w:type="page"/></w:r></w:p>`;
+  const body =
+    paragraph(SAMPLE_HEADING, 'Heading1') + paragraph('A paragraph written by hand as WordprocessingML.') + table + pages.map((text) => pageBreak + paragraph(text)).join('');
+  const document =
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` +
+    `<w:body>${body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr></w:body></w:document>`;
+  return zip([
+    { name: '[Content_Types].xml', content: CONTENT_TYPES({ '/word/document.xml': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml' }) },
+    { name: '_rels/.rels', content: RELS([['rId1', 'officeDocument', 'word/document.xml']]) },
+    { name: 'word/document.xml', content: document },
+  ]);
+}
+
+/** An XLSX: a row of strings, a row of numbers, and optionally a formula in A3 (no cached value). */
+export function sampleXlsx(formula?: string): Buffer {
+  const strings = SAMPLE_CELLS.map((text, i) => `<c r="${'AB'[i]}1" t="inlineStr"><is><t>${text}</t></is></c>`).join('');
+  const formulaRow = formula ? `<row r="3"><c r="A3" t="str"><f>${escape(formula)}</f></c></row>` : '';
+  const sheet =
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
+    `<sheetData><row r="1">${strings}</row><row r="2"><c r="A2"><v>1</v></c><c r="B2"><v>2</v></c></row>${formulaRow}</sheetData></worksheet>`;
+  const workbook =
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">` +
+    `<sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`;
+  return zip([
+    {
+      name: '[Content_Types].xml',
+      content: CONTENT_TYPES({
+        '/xl/workbook.xml': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml',
+        '/xl/worksheets/sheet1.xml': 'application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml',
+      }),
+    },
+    { name: '_rels/.rels', content: RELS([['rId1', 'officeDocument', 'xl/workbook.xml']]) },
+    { name: 'xl/workbook.xml', content: workbook },
+    { name: 'xl/_rels/workbook.xml.rels', content: RELS([['rId1', 'worksheet', 'worksheets/sheet1.xml']]) },
+    { name: 'xl/worksheets/sheet1.xml', content: sheet },
+  ]);
+}
+
+// ---------------------------------------------------------------- ODF
+
+const ODF_NAMESPACES = [
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"',
+  'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"',
+  'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"',
+  'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"',
+  'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"',
+  'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"',
+  'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"',
+  'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"',
+  'xmlns:xlink="http://www.w3.org/1999/xlink"',
+  'xmlns:script="urn:oasis:names:tc:opendocument:xmlns:script:1.0"',
+  'xmlns:of="urn:oasis:names:tc:opendocument:xmlns:of:1.2"',
+  // Event names and script languages are QNames: dom:load and ooo:script need their prefixes bound.
+  'xmlns:dom="http://www.w3.org/2001/xml-events"',
+  'xmlns:ooo="http://openoffice.org/2004/office"',
+].join(' ');
+
+const ODF_TYPES = {
+  text: 'application/vnd.oasis.opendocument.text',
+  spreadsheet: 'application/vnd.oasis.opendocument.spreadsheet',
+  presentation: 'application/vnd.oasis.opendocument.presentation',
+} as const;
+
+function odf(kind: keyof typeof ODF_TYPES, body: string, extras: { scripts?: string; styles?: string; files?: ZipEntry[] } = {}): Buffer {
+  const content =
+    `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content ${ODF_NAMESPACES} office:version="1.3">` +
+    (extras.scripts ? `<office:scripts>${extras.scripts}</office:scripts>` : '') +
+    `<office:automatic-styles>${extras.styles ?? ''}</office:automatic-styles><office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>`;
+  const files = extras.files ?? [];
+  const manifest =
+    `<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">` +
+    `<manifest:file-entry manifest:full-path="/" manifest:version="1.3" manifest:media-type="${ODF_TYPES[kind]}"/>` +
+    `<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>` +
+    files.map((file) => `<manifest:file-entry manifest:full-path="${file.name}" manifest:media-type="text/xml"/>`).join('') +
+    `</manifest:manifest>`;
+  return zip([
+    { name: 'mimetype', content: ODF_TYPES[kind], store: true },
+    { name: 'META-INF/manifest.xml', content: manifest },
+    { name: 'content.xml', content },
+    ...files,
+  ]);
+}
+
+export interface OdtExtras {
+  /** Paragraphs on further pages (page breaks before each). */
+  pages?: readonly string[];
+  /** A linked (not embedded) image: LibreOffice must never fetch it. */
+  linkedImageUrl?: string;
+  /** A Basic macro bound to the document's load event, writing this file: it must never run. */
+  macroMarkerPath?: string;
+}
+
+/** An ODT: heading, paragraph and a 2×2 table, plus the extras asked for. */
+export function sampleOdt(extras: OdtExtras = {}): Buffer {
+  const cell = (text: string) => `<table:table-cell office:value-type="string"><text:p>${escape(text)}</text:p></table:table-cell>`;
+  const image = extras.linkedImageUrl
+    ? `<text:p><draw:frame draw:name="linked" text:anchor-type="as-char" svg:width="2cm" svg:height="2cm">` +
+      `<draw:image xlink:href="${escape(extras.linkedImageUrl)}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame></text:p>`
+    : '';
+  const body =
+    `<text:h text:outline-level="1">${SAMPLE_HEADING}</text:h><text:p>A paragraph written by hand as ODF.</text:p>${image}` +
+    `<table:table table:name="T1"><table:table-column table:number-columns-repeated="2"/><table:table-row>${cell(SAMPLE_CELLS[0])}${cell(SAMPLE_CELLS[1])}</table:table-row>` +
+    `<table:table-row>${cell('1')}${cell('2')}</table:table-row></table:table>` +
+    (extras.pages ?? []).map((text) => `<text:p text:style-name="PageBreak">${escape(text)}</text:p>`).join('');
+  const styles = `<style:style style:name="PageBreak" style:family="paragraph"><style:paragraph-properties fo:break-before="page"/></style:style>`;
+  if (!extras.macroMarkerPath) return odf('text', body, { styles });
+  return odf('text', body, {
+    styles,
+    scripts: `<office:event-listeners>${MACRO_EVENTS.map(
+      (event) =>
+        `<script:event-listener script:language="ooo:script" script:event-name="${event}" xlink:type="simple" ` +
+        `xlink:href="vnd.sun.star.script:Standard.Module1.Main?language=Basic&amp;location=document"/>`,
+    ).join('')}</office:event-listeners>`,
+    files: basicLibrary(`Sub Main\n  Dim n As Integer\n  n = FreeFile\n  Open "${extras.macroMarkerPath}" For Append As #n\n  Print #n, "macro ran"\n  Close #n\nEnd Sub\n`),
+  });
+}
+
+/** Every document event a load, an export and a close go through: the macro is bound to each. */
+const MACRO_EVENTS = ['dom:load', 'office:load-finished', 'office:view-created', 'office:copy-to', 'office:copy-to-done', 'office:prepare-unload', 'dom:unload'];
+
+/** The document's Basic library "Standard" with one module, as LibreOffice stores it in ODF. */
+function basicLibrary(source: string): ZipEntry[] {
+  const doctype = (root: string, dtd: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE ${root} PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "${dtd}">\n`;
+  return [
+    {
+      name: 'Basic/script-lc.xml',
+      content:
+        doctype('library:libraries', 'libraries.dtd') +
+        `<library:libraries xmlns:library="http://openoffice.org/2000/library" xmlns:xlink="http://www.w3.org/1999/xlink">` +
+        `<library:library library:name="Standard" library:link="false"/></library:libraries>`,
+    },
+    {
+      name: 'Basic/Standard/script-lb.xml',
+      content:
+        doctype('library:library', 'library.dtd') +
+        `<library:library xmlns:library="http://openoffice.org/2000/library" library:name="Standard" library:readonly="false" library:passwordprotected="false">` +
+        `<library:element library:name="Module1"/></library:library>`,
+    },
+    {
+      name: 'Basic/Standard/Module1.xml',
+      content: doctype('script:module', 'module.dtd') + `<script:module xmlns:script="http://openoffice.org/2000/script" script:name="Module1" script:language="StarBasic">${escape(source)}</script:module>`,
+    },
+  ];
+}
+
+/** An ODS: a row of strings, a row of numbers, and optionally a formula in A3 with no cached value. */
+export function sampleOds(formula?: string): Buffer {
+  const string = (text: string) => `<table:table-cell office:value-type="string"><text:p>${escape(text)}</text:p></table:table-cell>`;
+  const number = (value: number) => `<table:table-cell office:value-type="float" office:value="${value}"><text:p>${value}</text:p></table:table-cell>`;
+  const formulaRow = formula ? `<table:table-row><table:table-cell table:formula="of:=${escape(formula)}"/></table:table-row>` : '';
+  return odf(
+    'spreadsheet',
+    `<table:table table:name="Sheet1"><table:table-column table:number-columns-repeated="2"/>` +
+      `<table:table-row>${string(SAMPLE_CELLS[0])}${string(SAMPLE_CELLS[1])}</table:table-row><table:table-row>${number(1)}${number(2)}</table:table-row>${formulaRow}</table:table>`,
+  );
+}
+
+/** An ODP: one slide per title. */
+export function sampleOdp(titles: readonly string[] = [SAMPLE_HEADING]): Buffer {
+  const slides = titles
+    .map(
+      (title, i) =>
+        `<draw:page draw:name="page${i + 1}"><draw:frame svg:x="2cm" svg:y="2cm" svg:width="20cm" svg:height="3cm">` +
+        `<draw:text-box><text:p>${escape(title)}</text:p></draw:text-box></draw:frame></draw:page>`,
+    )
+    .join('');
+  return odf('presentation', slides);
+}
