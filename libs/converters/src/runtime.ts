@@ -7,7 +7,6 @@ export { Img2pdfRuntime } from './img2pdf.runtime.js';
 export {
   DEFAULT_MAX_CONVERSIONS_PER_INSTANCE,
   DEFAULT_START_TIMEOUT_MS,
-  defaultLibreOfficePoolSize,
   LibreOfficeRuntime,
   type LibreOfficeRuntimeOptions,
 } from './libreoffice/libreoffice.runtime.js';

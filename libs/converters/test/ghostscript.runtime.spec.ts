@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GHOSTSCRIPT_DESCRIPTOR } from '../src/descriptors/ghostscript.descriptor.js';
 import { GhostscriptRuntime } from '../src/ghostscript.runtime.js';
 import { convertStep, expectFailure, testContext } from './support/test-context.js';
-import { ghostscriptPdf, handPdf, img2pdfPdf, photoJpeg, pdfPages, pdfText, postScript, qpdfEncrypted, qpdfMerged, reportMissingEngine, run } from './support/pdf-samples.js';
+import { ghostscriptPdf, handPdf, img2pdfPdf, photoJpeg, postScript, qpdfEncrypted, qpdfMerged, reportMissingEngine, run } from '../testing/pdf-samples.js';
+import { pdfPages, pdfText } from '../testing/document-checks.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-gs-'));
 const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-gs-work-'));

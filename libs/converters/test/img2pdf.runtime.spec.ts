@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMG2PDF_DESCRIPTOR } from '../src/descriptors/img2pdf.descriptor.js';
 import { Img2pdfRuntime } from '../src/img2pdf.runtime.js';
 import { convertStep, expectFailure, testContext } from './support/test-context.js';
-import { pdfPages, photoJpeg, reportMissingEngine, run } from './support/pdf-samples.js';
+import { photoJpeg, reportMissingEngine, run } from '../testing/pdf-samples.js';
+import { pdfPages } from '../testing/document-checks.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-img2pdf-'));
 const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-img2pdf-work-'));

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { expectDocument, pgrep } from './support/document-checks.js';
-import { SAMPLE_HEADING, sampleDocx } from './support/office-samples.js';
+import { expectDocument, pgrep } from '../testing/document-checks.js';
+import { SAMPLE_HEADING, sampleDocx } from '../testing/office-samples.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-lo-build-'));

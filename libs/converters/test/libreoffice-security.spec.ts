@@ -10,8 +10,8 @@ import { officePipePaths } from '../src/libreoffice/libreoffice-instance.js';
 import { registryModifications } from '../src/libreoffice/libreoffice-profile.js';
 import { LibreOfficeRuntime } from '../src/libreoffice/libreoffice.runtime.js';
 import { detectNetworkIsolation } from '../src/libreoffice/network-isolation.js';
-import { expectDocument, pgrep } from './support/document-checks.js';
-import { SAMPLE_CELLS, SAMPLE_HEADING, sampleCsv, sampleHtml, sampleOds, sampleOdt, sampleXlsx } from './support/office-samples.js';
+import { expectDocument, pgrep } from '../testing/document-checks.js';
+import { SAMPLE_CELLS, SAMPLE_HEADING, sampleCsv, sampleHtml, sampleOds, sampleOdt, sampleXlsx } from '../testing/office-samples.js';
 import { convertStep } from './support/test-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-lo-security-'));

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIBREOFFICE_DESCRIPTOR } from '../src/descriptors/libreoffice.descriptor.js';
-import { defaultLibreOfficePoolSize, LibreOfficeRuntime } from '../src/libreoffice/libreoffice.runtime.js';
-import { expectDocument, pgrep } from './support/document-checks.js';
-import { SAMPLE_HEADING, sampleDocx } from './support/office-samples.js';
+import { defaultLibreOfficePoolSize } from '../src/descriptors/libreoffice.descriptor.js';
+import { LibreOfficeRuntime } from '../src/libreoffice/libreoffice.runtime.js';
+import { expectDocument, pgrep } from '../testing/document-checks.js';
+import { SAMPLE_HEADING, sampleDocx } from '../testing/office-samples.js';
 import { convertStep, expectFailure, testContext } from './support/test-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-lo-supervision-'));

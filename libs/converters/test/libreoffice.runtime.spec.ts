@@ -7,7 +7,7 @@ import { familyOf } from '../src/libreoffice/libreoffice-filters.js';
 import { LibreOfficeInstance } from '../src/libreoffice/libreoffice-instance.js';
 import { LibreOfficeRuntime } from '../src/libreoffice/libreoffice.runtime.js';
 import { detectNetworkIsolation } from '../src/libreoffice/network-isolation.js';
-import { expectDocument, mimeOf, pdfInfo, pdfPages, pdfText, residentMb } from './support/document-checks.js';
+import { expectDocument, mimeOf, pdfInfo, pdfPages, pdfText, residentMb } from '../testing/document-checks.js';
 import {
   SAMPLE_CELLS,
   SAMPLE_HEADING,
@@ -20,7 +20,7 @@ import {
   sampleRtf,
   sampleTxt,
   sampleXlsx,
-} from './support/office-samples.js';
+} from '../testing/office-samples.js';
 import { convertStep, expectFailure, testContext } from './support/test-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-lo-spec-'));

@@ -8,7 +8,8 @@ import { POPPLER_DESCRIPTOR } from '../src/descriptors/poppler.descriptor.js';
 import { parsePdfInfo } from '../src/pdf-info.reader.js';
 import { PopplerRuntime } from '../src/poppler.runtime.js';
 import { convertStep, expectFailure, testContext } from './support/test-context.js';
-import { ghostscriptPdf, handPdf, postScriptToPdf, img2pdfPdf, mimeType, photoJpeg, qpdfEncrypted, qpdfMerged, reportMissingEngine, run } from './support/pdf-samples.js';
+import { ghostscriptPdf, handPdf, postScriptToPdf, img2pdfPdf, photoJpeg, qpdfEncrypted, qpdfMerged, reportMissingEngine, run } from '../testing/pdf-samples.js';
+import { mimeOf as mimeType } from '../testing/document-checks.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-poppler-'));
 const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-poppler-work-'));

@@ -1,6 +1,5 @@
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { EngineClass } from '@fileshift/converters';
+import { defaultLibreOfficePoolSize, type EngineClass } from '@fileshift/converters';
 import { z } from 'zod';
 import type { KeyApiLimits } from '../api-keys/api-key-limits.js';
 import { MAX_UPLOAD_BYTES } from '../payments/pricing.js';
@@ -240,9 +239,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
   };
 }
 
-/** Warm LibreOffice instances by default: one per two cores, at least one, at most four. */
 function workerConfig(e: Environment): WorkerConfig {
-  const poolSize = e.LIBREOFFICE_POOL_SIZE ?? Math.max(1, Math.min(4, Math.floor(availableParallelism() / 2)));
+  const poolSize = e.LIBREOFFICE_POOL_SIZE ?? defaultLibreOfficePoolSize();
   return {
     queues: [...new Set(e.WORKER_QUEUES.split(','))] as EngineClass[],
     // A document conversion holds a LibreOffice instance: as many at once as there are instances.

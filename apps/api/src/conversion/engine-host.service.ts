@@ -33,7 +33,14 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.runtimes = createEngineRuntimes({ libreoffice: this.config.workers.libreoffice });
+    const { poolSize, maxConversionsPerInstance } = this.config.workers.libreoffice;
+    this.runtimes = createEngineRuntimes({
+      libreoffice: {
+        size: poolSize,
+        maxConversionsPerInstance,
+        log: (level, message) => (level === 'warn' ? this.logger.warn(`libreoffice: ${message}`) : this.logger.log(`libreoffice: ${message}`)),
+      },
+    });
     const probed = await probeEngines(this.runtimes);
     this.available = probed.available;
     this.versions = probed.versions;
@@ -43,7 +50,9 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.warn(`engine ${missing.id} is not available here (${missing.problem})${hint}`);
     }
     this.logger.log(`engines: ${[...this.available.keys()].map((id) => `${id}${this.versions[id] ? ` (${this.versions[id]})` : ''}`).join(', ') || 'none'}`);
+    // Warm pools of the engine classes this worker serves start in the background; nothing waits for them.
     for (const runtime of this.available.values()) {
+      if (!this.config.workers.queues.includes(runtime.descriptor.engineClass)) continue;
       void runtime.start?.().catch((error: unknown) => this.logger.error(`engine ${runtime.descriptor.id} failed to start: ${(error as Error).message}`));
     }
     await this.publish();

@@ -31,6 +31,8 @@ export async function createTestEnvironment(env: Record<string, string> = {}) {
     X402_RATE_LIMIT_PER_MINUTE: '100000',
     KEY_API_ANONYMOUS_REQUESTS_PER_MINUTE: '100000',
     KEY_API_ANONYMOUS_DAILY_QUOTA: '100000',
+    // One warm LibreOffice instance per test service is enough.
+    LIBREOFFICE_POOL_SIZE: '1',
     ...env,
   };
   return {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { allPairs, type EngineDescriptor, type EnginePair } from '../engine-descriptor.js';
 
 export const LIBREOFFICE_TEXT_INPUTS = ['docx', 'doc', 'odt', 'rtf', 'txt', 'html'] as const;
@@ -33,3 +34,6 @@ export const LIBREOFFICE_DESCRIPTOR: EngineDescriptor = {
   limits: { timeoutMs: 120_000, maxOutputBytes: 512 * 1024 * 1024, maxPages: 2000 },
   debianPackages: ['libreoffice-writer-nogui', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui', 'python3-uno'],
 };
+
+/** Warm instances by default: half the cores, at least 1 and at most 4 (conversions are CPU-bound and memory-hungry). */
+export const defaultLibreOfficePoolSize = (cores = availableParallelism()) => Math.max(1, Math.min(4, Math.floor(cores / 2)));

@@ -1,7 +1,7 @@
 import { rm, stat } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { ConversionError } from '../conversion-error.js';
-import { LIBREOFFICE_DESCRIPTOR } from '../descriptors/libreoffice.descriptor.js';
+import { defaultLibreOfficePoolSize, LIBREOFFICE_DESCRIPTOR } from '../descriptors/libreoffice.descriptor.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../engine-runtime.js';
 import { type DocumentFamily, filterPlan } from './libreoffice-filters.js';
 import { type InstanceEnd, InstanceGoneError, LibreOfficeInstance } from './libreoffice-instance.js';
@@ -28,8 +28,6 @@ export interface LibreOfficeRuntimeOptions {
   log?: (level: 'info' | 'warn', message: string) => void;
 }
 
-/** Half the cores, at least 1 and at most 4: LibreOffice conversions are CPU-bound and memory-hungry. */
-export const defaultLibreOfficePoolSize = (cores = availableParallelism()) => Math.max(1, Math.min(4, Math.floor(cores / 2)));
 export const DEFAULT_MAX_CONVERSIONS_PER_INSTANCE = 200;
 export const DEFAULT_START_TIMEOUT_MS = 60_000;
 

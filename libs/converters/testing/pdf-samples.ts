@@ -6,7 +6,7 @@ import { handWrittenPdf } from './hand-written-pdf.js';
 
 /**
  * Sample PDFs from several producers, made with the Debian tools directly (not through our runtimes), and
- * the independent readers the tests check outputs with: pdfinfo, pdftotext, qpdf, `file`.
+ * (the readers the tests check outputs with are in document-checks.ts).
  */
 export const run = (command: string, args: string[]) => execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
@@ -72,9 +72,6 @@ export function qpdfEncrypted(input: string, output: string, userPassword: strin
   return output;
 }
 
-export const pdfPages = (pdf: string) => Number(/^Pages:\s+(\d+)$/m.exec(run('pdfinfo', [pdf]))?.[1]);
-export const pdfText = (pdf: string) => run('pdftotext', ['-layout', pdf, '-']);
-export const mimeType = (path: string) => run('file', ['--brief', '--mime-type', path]).trim();
 
 /** The loud message of a spec whose engine is missing; its tests then fail rather than skip. */
 export function reportMissingEngine(engine: string, problem: string | undefined, debianPackages: readonly string[]): void {
