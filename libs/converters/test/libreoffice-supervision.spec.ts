@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIBREOFFICE_DESCRIPTOR } from '../src/descriptors/libreoffice.descriptor.js';
 import { defaultLibreOfficePoolSize } from '../src/descriptors/libreoffice.descriptor.js';
 import { LibreOfficeRuntime } from '../src/libreoffice/libreoffice.runtime.js';
-import { expectDocument, pgrep } from '../testing/document-checks.js';
+import { expectDocument, pdfPages, pgrep } from '../testing/document-checks.js';
 import { SAMPLE_HEADING, sampleDocx } from '../testing/office-samples.js';
 import { convertStep, expectFailure, testContext } from './support/test-context.js';
 
@@ -37,6 +37,19 @@ async function expectGone(instance: { tag: string; profileDir: string }) {
   expect(pgrep(instance.tag)).toEqual([]);
   expect(existsSync(instance.profileDir)).toBe(false);
   expect(readdirSync('/tmp').filter((name) => name.startsWith('OSL_PIPE_') && name.endsWith(instance.tag))).toEqual([]);
+}
+
+/** Waits until an instance not yet in `victims` is converting, then SIGKILLs its soffice.bin. */
+async function killWhenBusy(runtime: LibreOfficeRuntime, victims: Set<string>) {
+  for (;;) {
+    const busy = (await runtime.inspect()).instances.find((instance) => !instance.idle && instance.officePid && !victims.has(instance.tag));
+    if (busy) {
+      victims.add(busy.tag);
+      execFileSync('kill', ['-9', String(busy.officePid)]);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 beforeAll(async () => {
@@ -139,6 +152,31 @@ describe('LibreOffice pool supervision', () => {
       expect(replacement.tag).not.toBe(victim.tag);
       expect(replacement.officePid).not.toBe(victim.officePid);
       await expectGone(victim);
+    });
+
+    it('retries a conversion whose soffice.bin died during it on a fresh instance once (the crash may not be the document’s)', async () => {
+      await runtime.start();
+      const victim = await onlyInstance(runtime);
+      const converting = convertStep(runtime, { inputPath: bigCsv, from: 'csv', to: 'pdf' }, dir);
+      await killWhenBusy(runtime, new Set());
+      const [out] = (await converting) as [string];
+      expect(pdfPages(out)).toBeGreaterThan(1);
+      expect((await onlyInstance(runtime)).tag).not.toBe(victim.tag);
+      await expectGone(victim);
+    });
+
+    it('fails a conversion whose instance died twice as unsupported_or_corrupt_input, not retryable (the document is the likely cause); the pool goes on', async () => {
+      await runtime.start();
+      const victims = new Set<string>();
+      const converting = convertStep(runtime, { inputPath: bigCsv, from: 'csv', to: 'pdf' }, dir);
+      await killWhenBusy(runtime, victims);
+      await killWhenBusy(runtime, victims);
+      const error = await expectFailure(converting, 'unsupported_or_corrupt_input', dir);
+      expect(error.retryable).toBe(false);
+      expect(error.message).toBe('The document engine crashed on this spreadsheet twice; it cannot be converted.');
+      const [out] = (await convertStep(runtime, { inputPath: docx, from: 'docx', to: 'pdf' }, dir)) as [string];
+      expectDocument(out, 'pdf', SAMPLE_HEADING);
+      expect(victims.has((await onlyInstance(runtime)).tag)).toBe(false);
     });
 
     it('kills a conversion that exceeds its time limit (timeout, retryable), with its whole process tree; the next one succeeds', async () => {

@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIBREOFFICE_DESCRIPTOR } from '../src/descriptors/libreoffice.descriptor.js';
 import { familyOf } from '../src/libreoffice/libreoffice-filters.js';
-import { LibreOfficeInstance } from '../src/libreoffice/libreoffice-instance.js';
 import { LibreOfficeRuntime } from '../src/libreoffice/libreoffice.runtime.js';
-import { detectNetworkIsolation } from '../src/libreoffice/network-isolation.js';
 import { expectDocument, mimeOf, pdfInfo, pdfPages, pdfText, residentMb } from '../testing/document-checks.js';
 import {
   SAMPLE_CELLS,
@@ -21,6 +19,7 @@ import {
   sampleTxt,
   sampleXlsx,
 } from '../testing/office-samples.js';
+import { writeLegacyOfficeSamples } from '../testing/legacy-office-samples.js';
 import { convertStep, expectFailure, testContext } from './support/test-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-lo-spec-'));
@@ -66,22 +65,12 @@ beforeAll(async () => {
   writeFileSync(sample('odp'), sampleOdp());
   writeFileSync(join(samples, 'three-pages.docx'), sampleDocx(['Page two', 'Page three']));
 
-  // The binary formats (and pptx) nobody writes by hand: one instance of our own, apart from the pool,
-  // with export filters the descriptor does not offer.
-  const instance = new LibreOfficeInstance({ soffice: '/usr/lib/libreoffice/program/soffice', python: '/usr/bin/python3', isolation: await detectNetworkIsolation(), root: workRoot, startTimeoutMs: 60_000 });
-  await instance.start();
-  const legacy: Array<[from: string, to: string, family: string, filter: string]> = [
-    ['docx', 'doc', 'text', 'MS Word 97'],
-    ['xlsx', 'xls', 'sheet', 'MS Excel 97'],
-    ['odp', 'ppt', 'slide', 'MS PowerPoint 97'],
-    ['odp', 'pptx', 'slide', 'Impress MS PowerPoint 2007 XML'],
-  ];
-  for (const [from, to, family, filter] of legacy) {
-    const guard = { timeoutMs: 60_000, signal: new AbortController().signal, outputPath: sample(to), maxOutputBytes: 1e8 };
-    expect(await instance.convert({ input: sample(from), output: sample(to), family, filter }, guard)).toMatchObject({ ok: true });
-  }
-  await instance.stop();
-  expect(await instance.processes()).toEqual([]);
+  await writeLegacyOfficeSamples(workRoot, [
+    { from: sample('docx'), to: 'doc', output: sample('doc') },
+    { from: sample('xlsx'), to: 'xls', output: sample('xls') },
+    { from: sample('odp'), to: 'ppt', output: sample('ppt') },
+    { from: sample('odp'), to: 'pptx', output: sample('pptx') },
+  ]);
   await warm;
 });
 
@@ -196,6 +185,16 @@ describe('options, limits and failures', () => {
     expect((await runtime.inspect()).instances.map((i) => i.officePid).sort()).toEqual(pids);
     rmSync(corrupt);
     rmSync(text);
+  });
+
+  it('converts an HTML page whose document dates LibreOffice cannot parse (its own Calc export writes 00:00:00), and the instance survives', async () => {
+    const pids = (await runtime.inspect()).instances.map((i) => i.officePid).sort();
+    const calcHtml = join(samples, 'calc-export.html');
+    const dates = '<meta name="created" content="00:00:00"/><meta name="changed" content="garbage"/>';
+    writeFileSync(calcHtml, `<!DOCTYPE html><html><head>${dates}</head><body><table><tr><td>${SAMPLE_CELLS[0]}</td><td>1</td></tr></table></body></html>`);
+    const [out] = (await convertStep(runtime, { inputPath: calcHtml, from: 'html', to: 'txt' }, dir)) as [string];
+    expectDocument(out, 'txt', SAMPLE_CELLS[0]);
+    expect((await runtime.inspect()).instances.map((i) => i.officePid).sort()).toEqual(pids);
   });
 
   it('refuses a pair it does not offer', async () => {

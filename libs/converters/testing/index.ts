@@ -2,6 +2,7 @@
 // engines' tests, the conversion matrix and the service's end-to-end tests. Test-only (no build output).
 export * from './document-checks.js';
 export * from './hand-written-pdf.js';
+export * from './legacy-office-samples.js';
 export * from './office-samples.js';
 export * from './pdf-samples.js';
 export * from './zip-writer.js';

@@ -39,6 +39,14 @@ export class InstanceGoneError extends Error {
   }
 }
 
+/** The instance died during a conversion (soffice crashed, or its bridge did): the document may be why. */
+export class InstanceCrashedError extends Error {
+  constructor(readonly diagnostics: string) {
+    super('the LibreOffice instance crashed during the conversion');
+    this.name = 'InstanceCrashedError';
+  }
+}
+
 const OFFICE_FLAGS = ['--headless', '--invisible', '--nologo', '--norestore', '--nodefault', '--nolockcheck', '--nofirststartwizard'];
 const OUTPUT_POLL_MS = 100;
 /** setTimeout fires at once beyond 2^31 - 1 ms. */
@@ -189,13 +197,14 @@ export class LibreOfficeInstance {
       if (killedFor) throw killedFor;
       if (!reply) {
         await this.ending;
-        throw new ConversionError('provider_error', 'The document engine stopped during the conversion.', true, this.diagnostics());
+        throw new InstanceCrashedError(this.diagnostics());
       }
       this.conversions++;
       if (!reply.ok && (reply.kind === 'dead' || reply.kind === 'disconnected')) {
         // The bridge exits after these: the instance must not be offered again meanwhile.
         await this.end('crashed');
         if (reply.kind === 'dead') throw new InstanceGoneError(reply.error);
+        throw new InstanceCrashedError(`${reply.error}\n${this.diagnostics()}`);
       }
       return reply;
     } catch (error) {
@@ -205,9 +214,9 @@ export class LibreOfficeInstance {
         await this.ending;
         throw killedFor;
       }
-      if (error instanceof ConversionError || error instanceof InstanceGoneError) throw error;
+      if (error instanceof ConversionError || error instanceof InstanceGoneError || error instanceof InstanceCrashedError) throw error;
       await this.end('crashed');
-      throw new ConversionError('provider_error', 'The document engine stopped during the conversion.', true, `${(error as Error).message}\n${this.diagnostics()}`);
+      throw new InstanceCrashedError(`${(error as Error).message}\n${this.diagnostics()}`);
     } finally {
       clearTimeout(timer);
       clearInterval(watcher);

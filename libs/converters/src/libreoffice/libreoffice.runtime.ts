@@ -4,7 +4,8 @@ import { ConversionError } from '../conversion-error.js';
 import { defaultLibreOfficePoolSize, LIBREOFFICE_DESCRIPTOR } from '../descriptors/libreoffice.descriptor.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../engine-runtime.js';
 import { type DocumentFamily, filterPlan } from './libreoffice-filters.js';
-import { type InstanceEnd, InstanceGoneError, LibreOfficeInstance } from './libreoffice-instance.js';
+import { loadableInput } from './loadable-input.js';
+import { InstanceCrashedError, type InstanceEnd, InstanceGoneError, LibreOfficeInstance } from './libreoffice-instance.js';
 import { checkInstallation, type InstallationCheck } from './libreoffice-installation.js';
 import { detectNetworkIsolation, type NetworkIsolation } from './network-isolation.js';
 import type { BridgeReply } from './uno-bridge-client.js';
@@ -33,6 +34,12 @@ export const DEFAULT_START_TIMEOUT_MS = 60_000;
 
 /** A conversion that found its instance gone before it touched the document tries another this often. */
 const MAX_ATTEMPTS = 3;
+/**
+ * A document that crashed its instance is tried once more on a fresh one (the crash may have been the
+ * instance's, not the document's); a second crash is the document's: it fails as unreadable, not
+ * retryable, so neither a fallback plan nor a job retry feeds it to another instance.
+ */
+const MAX_CRASHES_PER_DOCUMENT = 2;
 const MAX_RETRY_DELAY_MS = 30_000;
 
 const FAMILY_WORDS: Record<DocumentFamily, string> = { text: 'text document', sheet: 'spreadsheet', slide: 'presentation' };
@@ -135,17 +142,23 @@ export class LibreOfficeRuntime implements EngineRuntime {
     const outputPath = singleOutput(request.outputDir, request.to);
     const maxPages = request.to === 'pdf' ? limits.maxPages : undefined;
 
+    const inputPath = await loadableInput(request);
+    let crashes = 0;
     for (let attempt = 1; ; attempt++) {
       const instance = await this.acquire(context.signal);
       try {
         const reply = await instance.convert(
-          { input: request.inputPath, output: outputPath, ...plan, ...(maxPages !== undefined ? { maxPages } : {}) },
+          { input: inputPath, output: outputPath, ...plan, ...(maxPages !== undefined ? { maxPages } : {}) },
           { timeoutMs: limits.timeoutMs, signal: context.signal, outputPath, maxOutputBytes: limits.maxOutputBytes },
         );
         if (!reply.ok) throw failureOf(reply, request, plan.family, maxPages);
         break;
       } catch (error) {
         await rm(outputPath, { force: true });
+        if (error instanceof InstanceCrashedError) {
+          if (++crashes < MAX_CRASHES_PER_DOCUMENT) continue;
+          throw new ConversionError('unsupported_or_corrupt_input', `The document engine crashed on this ${FAMILY_WORDS[plan.family]} twice; it cannot be converted.`, false, error.diagnostics);
+        }
         if (error instanceof InstanceGoneError) {
           if (attempt < MAX_ATTEMPTS) continue;
           throw new ConversionError('provider_error', 'The document engine is not available.', true, error.message);
@@ -334,9 +347,6 @@ function failureOf(reply: Extract<BridgeReply, { ok: false }>, request: StepRequ
       return new ConversionError('unsupported_or_corrupt_input', `The document has ${reply.pages ?? 'fewer'} pages: none of the pages asked for exists.`, false, diagnostics);
     case 'store':
       return new ConversionError('unsupported_or_corrupt_input', `The document could not be converted to ${request.to}.`, false, diagnostics);
-    case 'disconnected':
-    case 'dead':
-      return new ConversionError('provider_error', 'The document engine stopped during the conversion.', true, diagnostics);
     default:
       return new ConversionError('unknown', 'The conversion failed.', false, diagnostics);
   }

@@ -1,0 +1,41 @@
+import { copyFile, open } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { StepRequest } from '../engine-runtime.js';
+
+/** Where an HTML document's head ends, at the latest: the dates are looked for in this many bytes. */
+const HEAD_BYTES = 64 * 1024;
+const DOCUMENT_DATE = /<meta\b[^>]*\bname\s*=\s*["']?(?:created|changed)\b[^>]*>/gi;
+
+/**
+ * The path the bridge should load. LibreOffice 7.4, driven over UNO, aborts (the whole instance) when an HTML
+ * document's `<meta name="created|changed">` is not a date it parses, such as the `00:00:00` its own Calc
+ * HTML export writes. Those tags are blanked, byte for byte, in a copy beside the output; every other input
+ * is loaded as it is.
+ */
+export async function loadableInput(request: StepRequest): Promise<string> {
+  if (request.from !== 'html') return request.inputPath;
+  const head = await readHead(request.inputPath);
+  const tags = [...head.matchAll(DOCUMENT_DATE)];
+  if (tags.length === 0) return request.inputPath;
+  const copy = join(request.outputDir, 'input.html');
+  await copyFile(request.inputPath, copy);
+  const file = await open(copy, 'r+');
+  try {
+    for (const tag of tags) await file.write(Buffer.alloc(tag[0].length, ' '), 0, tag[0].length, tag.index);
+  } finally {
+    await file.close();
+  }
+  return copy;
+}
+
+/** The first bytes as latin1: one character per byte, so a match's index is its byte offset. */
+async function readHead(path: string): Promise<string> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await file.read(buffer, 0, HEAD_BYTES, 0);
+    return buffer.toString('latin1', 0, bytesRead);
+  } finally {
+    await file.close();
+  }
+}
