@@ -1,0 +1,182 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConversionGraph } from '../src/conversion-graph.js';
+import { ENGINE_DESCRIPTORS } from '../src/engine-descriptors.js';
+import type { EngineRuntime } from '../src/engine-runtime.js';
+import { createEngineRuntimes, probeEngines } from '../src/engine-runtimes.js';
+import { runPlan } from '../src/plan-runner.js';
+import {
+  expectDocument,
+  ghostscriptPdf,
+  mimeOf,
+  pdfPages,
+  postScript,
+  SAMPLE_CELLS,
+  SAMPLE_HEADING,
+  sampleCsv,
+  sampleDocx,
+  sampleHtml,
+  sampleOdp,
+  sampleOds,
+  sampleOdt,
+  sampleRtf,
+  sampleTxt,
+  sampleXlsx,
+  writeLegacyOfficeSamples,
+} from '../testing/index.js';
+
+/**
+ * The conversion matrix: the graph of every engine of this build, which is what a worker with all its
+ * engines advertises, converted pair by pair from a real sample of each source format, and every output
+ * checked by a decoder that is not our own detector (sharp's metadata, ffprobe, pdfinfo, libmagic, unzip
+ * listings, the text itself). A source without a sample or a target without a check fails the test: such
+ * a pair may not be advertised.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'fileshift-matrix-'));
+const graph = new ConversionGraph(ENGINE_DESCRIPTORS);
+const poolLog: string[] = [];
+const runtimes = createEngineRuntimes({ libreoffice: { size: 2, log: (level, message) => poolLog.push(`${level} ${message}`) } });
+let available = new Map<string, EngineRuntime>();
+
+/** A sample of a format: its path, and the words its text holds (none for images and audio). */
+interface Sample {
+  path: string;
+  marker?: string;
+}
+const samples = new Map<string, Sample>();
+
+const IMAGE_FORMATS: Record<string, string> = { jpg: 'jpeg', png: 'png', webp: 'webp', avif: 'heif', tiff: 'tiff', gif: 'gif' };
+const AUDIO_CODECS: Record<string, RegExp> = { mp3: /^mp3$/, wav: /^pcm_s16le$/, ogg: /^vorbis$/, flac: /^flac$/, m4a: /^aac$/, aac: /^aac$/, opus: /^opus$/ };
+/** Formats whose text the check reads back. */
+const TEXT_TARGETS = new Set(['pdf', 'docx', 'odt', 'rtf', 'txt', 'html', 'xlsx', 'ods', 'csv', 'pptx', 'odp']);
+
+async function check(target: string, files: string[], source: Sample): Promise<void> {
+  expect(files.length).toBeGreaterThanOrEqual(1);
+  for (const file of files) {
+    expect(statSync(file).size).toBeGreaterThan(0);
+    if (target in IMAGE_FORMATS) {
+      const meta = await sharp(file).metadata();
+      expect(meta.format).toBe(IMAGE_FORMATS[target]);
+      expect(meta.width).toBeGreaterThan(0);
+    } else if (target in AUDIO_CODECS) {
+      expect(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', file], { encoding: 'utf8' }).trim()).toMatch(AUDIO_CODECS[target]!);
+    } else if (target === 'pdf' && !source.marker) {
+      expect(mimeOf(file)).toBe('application/pdf');
+      expect(pdfPages(file)).toBeGreaterThanOrEqual(1);
+    } else if (TEXT_TARGETS.has(target)) {
+      expectDocument(file, target, source.marker ?? '');
+    } else {
+      throw new Error(`no check for the target ${target}: a pair without a check may not be advertised`);
+    }
+  }
+}
+
+const write = (name: string, content: Buffer | string, marker?: string): Sample => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return { path, marker };
+};
+
+beforeAll(async () => {
+  const probed = await probeEngines(runtimes);
+  available = probed.available;
+  for (const missing of probed.missing) {
+    console.error(`\n*** ENGINE MISSING: ${missing.id} (${missing.problem}). Install ${missing.debianPackages.join(' ')}; the matrix FAILS without it. ***\n`);
+  }
+  await Promise.all([...available.values()].map((runtime) => runtime.start?.()));
+
+  const picture = sharp({ create: { width: 96, height: 64, channels: 3, background: '#2a6' } });
+  for (const [format, libvips] of Object.entries(IMAGE_FORMATS)) {
+    const path = join(dir, `picture.${format}`);
+    await picture.clone().toFormat(libvips as 'png', format === 'avif' ? { compression: 'av1' } : {}).toFile(path);
+    samples.set(format, { path });
+  }
+  samples.set('svg', write('drawing.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="64"><circle cx="48" cy="32" r="30" fill="#c33"/></svg>'));
+  const encoders: Record<string, string[]> = {
+    mp3: ['-c:a', 'libmp3lame'], wav: ['-c:a', 'pcm_s16le'], ogg: ['-c:a', 'libvorbis'], flac: ['-c:a', 'flac'],
+    m4a: ['-c:a', 'aac', '-f', 'ipod'], aac: ['-c:a', 'aac', '-f', 'adts'], opus: ['-c:a', 'libopus', '-f', 'opus'],
+  };
+  for (const [format, args] of Object.entries(encoders)) {
+    const path = join(dir, `tone.${format}`);
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', ...args, path]);
+    samples.set(format, { path });
+  }
+  samples.set('txt', write('notes.txt', sampleTxt(), SAMPLE_HEADING));
+  samples.set('html', write('page.html', sampleHtml(), SAMPLE_HEADING));
+  samples.set('rtf', write('letter.rtf', sampleRtf(), SAMPLE_HEADING));
+  samples.set('docx', write('report.docx', sampleDocx(), SAMPLE_HEADING));
+  samples.set('odt', write('report.odt', sampleOdt(), SAMPLE_HEADING));
+  samples.set('csv', write('table.csv', sampleCsv(), SAMPLE_CELLS[0]));
+  samples.set('xlsx', write('table.xlsx', sampleXlsx(), SAMPLE_CELLS[0]));
+  samples.set('ods', write('table.ods', sampleOds(), SAMPLE_CELLS[0]));
+  samples.set('odp', write('slides.odp', sampleOdp(), SAMPLE_HEADING));
+  samples.set('ps', write('pages.ps', postScript(['Fileshift PostScript page one', 'page two']), 'Fileshift PostScript'));
+  samples.set('pdf', { path: ghostscriptPdf(dir, 'three-pages', ['Fileshift PDF page one', 'page two', 'page three']), marker: 'Fileshift PDF' });
+  const legacy = [
+    { from: 'docx', to: 'doc' },
+    { from: 'ods', to: 'xls' },
+    { from: 'odp', to: 'ppt' },
+    { from: 'odp', to: 'pptx' },
+  ] as const;
+  await writeLegacyOfficeSamples(
+    dir,
+    legacy.map(({ from, to }) => ({ from: samples.get(from)!.path, to, output: join(dir, `legacy.${to}`) })),
+  );
+  for (const { from, to } of legacy) samples.set(to, { path: join(dir, `legacy.${to}`), marker: samples.get(from)!.marker });
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(runtimes.map((runtime) => runtime.stop?.()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the conversion matrix: every pair the engines advertise, from a real sample, checked by another decoder', () => {
+  it('every engine of this build is installed here', () => {
+    expect([...available.keys()].sort()).toEqual(ENGINE_DESCRIPTORS.map((descriptor) => descriptor.id).sort());
+  });
+
+  it('proves every advertised pair', async () => {
+    const proven: string[] = [];
+    const failures: string[] = [];
+    const sources = graph.sourceFormats().sort();
+    for (const source of sources) {
+      const sample = samples.get(source);
+      if (!sample) {
+        failures.push(`${source}: no sample`);
+        continue;
+      }
+      for (const target of graph.targetsOf(source).sort()) {
+        const pair = `${source} → ${target}`;
+        try {
+          const workDir = join(dir, 'runs', `${source}-to-${target}`);
+          mkdirSync(workDir, { recursive: true });
+          const { plan, files } = await runPlan({ plans: graph.plans(source, target), inputPath: sample.path, workDir, options: {}, signal: new AbortController().signal }, available);
+          await check(target, files, sample);
+          proven.push(`${pair} (${plan.steps.map((step) => step.engine).join(' + ')})`);
+        } catch (error) {
+          failures.push(`${pair}: ${(error as Error).message.split('\n')[0]}`);
+        }
+      }
+    }
+    const byEngines = new Map<string, number>();
+    for (const line of proven) {
+      const engines = /\((.*)\)$/.exec(line)![1]!;
+      byEngines.set(engines, (byEngines.get(engines) ?? 0) + 1);
+    }
+    process.stdout.write(
+      `\nconversion matrix: ${proven.length} pairs proven from ${sources.length} source formats\n` +
+        [...byEngines].sort((a, b) => b[1] - a[1]).map(([engines, count]) => `  ${String(count).padStart(4)}  ${engines}`).join('\n') +
+        (failures.length > 0 ? `\nFAILED:\n  ${failures.join('\n  ')}\nLibreOffice pool:\n  ${poolLog.join('\n  ')}` : '') +
+        '\n',
+    );
+    expect(failures).toEqual([]);
+    const advertised = sources.reduce((count, source) => count + graph.targetsOf(source).length, 0);
+    expect(proven).toHaveLength(advertised);
+    // Documents, PDF, images and audio: a graph that lost a family would still pass the lines above.
+    expect(advertised).toBeGreaterThanOrEqual(190);
+  }, 600_000);
+});
