@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { engineDescriptor } from '../src/engine-descriptors.js';
+import { ENGINE_DESCRIPTORS, engineDescriptor } from '../src/engine-descriptors.js';
 import { createEngineRuntimes, probeEngines } from '../src/engine-runtimes.js';
 
 describe('createEngineRuntimes', () => {
@@ -13,5 +14,15 @@ describe('createEngineRuntimes', () => {
     const probed = await probeEngines(createEngineRuntimes().filter((runtime) => ['poppler', 'ghostscript', 'img2pdf'].includes(runtime.descriptor.id)));
     expect(probed.missing).toEqual([]);
     expect(Object.keys(probed.versions).sort()).toEqual(['ghostscript', 'img2pdf', 'poppler']);
+  });
+
+  it('the test command installs the Debian packages of every engine descriptor (tools/engines/ensure-debian-packages.sh)', () => {
+    const script = readFileSync(new URL('../../../tools/engines/ensure-debian-packages.sh', import.meta.url), 'utf8');
+    const list = /^PACKAGES=\(\n([\s\S]*?)^\)/m.exec(script)?.[1] ?? '';
+    const packages = list.split('\n').map((line) => line.replace(/#.*/, '').trim()).filter(Boolean);
+    expect(packages.length).toBeGreaterThan(5);
+    for (const descriptor of ENGINE_DESCRIPTORS) {
+      for (const pkg of descriptor.debianPackages) expect(packages, `${descriptor.id}: ${pkg}`).toContain(pkg);
+    }
   });
 });
