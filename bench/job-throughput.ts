@@ -6,7 +6,6 @@
  * Jobs are inserted and queued the way POST convert-file does after its fee settled.
  *   npm run build && node --import tsx bench/job-throughput.ts   (needs PostgreSQL and Redis)
  */
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -19,18 +18,12 @@ import { loadConfig } from '../apps/api/dist/config/app-config.js';
 import { CONVERT_JOB_OPTIONS } from '../apps/api/dist/jobs/job-runs.js';
 import { jobInputKey } from '../apps/api/dist/jobs/job-storage-keys.js';
 import { createFileStorage } from '../apps/api/dist/storage/create-file-storage.js';
+import { createBenchDatabase } from './support/database.js';
 import { spawnBuiltService } from './support/service.js';
 
-const ADMIN = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const name = `fileshift_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: ADMIN });
-await admin.connect();
-await admin.query(`CREATE DATABASE "${name}"`);
-const url = new URL(ADMIN);
-url.pathname = `/${name}`;
-const env = { DATABASE_URL: url.toString(), REDIS_URL, QUEUE_PREFIX: `bench-${name}`, DATA_DIR: mkdtempSync(join(tmpdir(), 'fileshift-jobs-')), ROLE: 'worker' };
-spawnSync(process.execPath, ['apps/api/dist/migrate.js'], { env: { PATH: process.env.PATH, ...env } });
+const database = await createBenchDatabase();
+const env = { DATABASE_URL: database.url, REDIS_URL, QUEUE_PREFIX: `bench-${database.name}`, DATA_DIR: mkdtempSync(join(tmpdir(), 'fileshift-jobs-')), ROLE: 'worker' };
 const db = new pg.Client({ connectionString: env.DATABASE_URL });
 await db.connect();
 const queue = new Queue('conversion-images', { connection: { url: REDIS_URL }, prefix: env.QUEUE_PREFIX });
@@ -106,7 +99,6 @@ try {
   await queue.close();
   await db.end();
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
+  await database.drop();
   rmSync(env.DATA_DIR, { recursive: true, force: true });
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -13,14 +14,18 @@ export const freePort = () =>
     });
   });
 
-/** Starts the built service as its own process (what `npm start` runs), so its memory can be watched. */
-export async function spawnBuiltService(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string; dataDir: string }> {
+/**
+ * Starts the built service as its own process (what `npm start` runs), so its memory can be watched.
+ * `onLogLine` receives its log lines (JSON, at LOG_LEVEL, silent unless env sets one).
+ */
+export async function spawnBuiltService(env: Record<string, string>, onLogLine?: (line: string) => void): Promise<{ child: ChildProcess; baseUrl: string; dataDir: string }> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fileshift-bench-'));
   const child = spawn(process.execPath, ['apps/api/dist/main.js'], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', QUEUE_PREFIX: `bench-${process.pid}-${port}`, X402_RATE_LIMIT_PER_MINUTE: '1000000', KEY_API_ANONYMOUS_REQUESTS_PER_MINUTE: '1000000', KEY_API_ANONYMOUS_DAILY_QUOTA: '1000000', ...env, DATA_DIR: dataDir, PORT: String(port) },
-    stdio: 'ignore',
+    stdio: ['ignore', onLogLine ? 'pipe' : 'ignore', 'ignore'],
   });
+  if (onLogLine) createInterface({ input: child.stdout! }).on('line', onLogLine);
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     if (env.ROLE === 'worker') break;
