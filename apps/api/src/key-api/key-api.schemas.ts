@@ -41,7 +41,7 @@ export const KeyApiConvertResponseSchema = apiSchema(
     Status: z.literal('OK'),
     file: z.object({
       ext_out: z.string().describe('Target extension.'),
-      urls: z.array(z.string()).describe('Download paths relative to the base URL, under /tmp/. Valid 24 hours; no key needed.'),
+      urls: z.array(z.string()).describe('Download paths relative to the base URL, under /tmp/: one, or one per page in page order (pdf → png). Valid 24 hours; no key needed.'),
     }),
   }),
   'The converted file. Status is not in the original spec response; it is always "OK" here.',
