@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { residentMb, sampleDocx } from '@fileshift/converters/testing';
+import { pdfPages, residentMb, sampleDocx } from '@fileshift/converters/testing';
 import { createBenchDatabase } from './support/database.js';
 import { spawnBuiltService } from './support/service.js';
 
@@ -21,12 +21,17 @@ const RESTART_EVERY = 100;
 const ENDURANCE = Number(process.env.BENCH_ENDURANCE_CONVERSIONS ?? 1000);
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-bench-documents-'));
-const prose = (page: number) =>
-  `Page ${page}. ` + Array.from({ length: 40 }, (_, i) => `Sentence ${i + 1} of page ${page} says something a report would say about its subject.`).join(' ');
-/** About 10 KB: a heading, a table and four pages of prose. */
-const smallDocx = sampleDocx([2, 3, 4, 5].map(prose));
-/** Fifty full pages. */
-const longDocx = sampleDocx(Array.from({ length: 49 }, (_, i) => prose(i + 2)));
+/** Deterministic words of 2 to 9 letters: text that compresses like prose does not (so a DOCX of 10 KB is several pages). */
+function words(count: number, seed: number): string {
+  let state = seed;
+  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  return Array.from({ length: count }, () => Array.from({ length: 2 + Math.floor(next() * 8) }, () => String.fromCharCode(97 + Math.floor(next() * 26))).join('')).join(' ');
+}
+const page = (n: number, wordCount: number) => `Page ${n}. ${words(wordCount, n)}.`;
+/** About 10 KB: a heading, a table and pages of text. */
+const smallDocx = sampleDocx([2, 3, 4].map((n) => page(n, 850)));
+/** Fifty full pages (about 450 words each). */
+const longDocx = sampleDocx(Array.from({ length: 49 }, (_, i) => page(i + 2, 450)));
 const smallPath = join(dir, 'report.docx');
 writeFileSync(smallPath, smallDocx);
 
@@ -78,7 +83,16 @@ async function convert(filename: string): Promise<number> {
   const elapsed = performance.now() - started;
   const body = (await response.json()) as { file?: { urls: string[] }; Message?: string };
   if (response.status !== 200 || body.file?.urls.length !== 1) throw new Error(`convert answered ${response.status}: ${body.Message}`);
+  lastUrl = body.file.urls[0]!;
   return elapsed;
+}
+let lastUrl = '';
+
+/** The pages of the PDF the last conversion made. */
+async function lastPdfPages(): Promise<number> {
+  const path = join(dir, 'last.pdf');
+  writeFileSync(path, Buffer.from(await (await fetch(`${service.baseUrl}${lastUrl}`)).arrayBuffer()));
+  return pdfPages(path);
 }
 
 /** `count` conversions of fresh uploads, `concurrency` at a time: their times and the wall time. */
@@ -133,10 +147,10 @@ try {
   }
   await convertMany(smallDocx, 4, 2); // warm-up: both instances have converted once
 
-  console.log(`DOCX (${(smallDocx.length / 1024).toFixed(1)} KB) → PDF; LibreOffice pool of ${POOL_SIZE}, 2 cores`);
   const cold: number[] = [];
   for (let i = 0; i < 5; i++) cold.push(await coldConversion(i));
   const warm = await convertMany(smallDocx, 30, 1);
+  console.log(`DOCX (${(smallDocx.length / 1024).toFixed(1)} KB, ${await lastPdfPages()} pages) → PDF; LibreOffice pool of ${POOL_SIZE}, 2 cores`);
   console.log(`  cold soffice --convert-to (baseline, fresh profile)   p50 ${ms(p(cold, 0.5))}`);
   console.log(`  key API convert, warm pool                            p50 ${ms(p(warm.times, 0.5))}   p90 ${ms(p(warm.times, 0.9))}   (target p50 ≤ 200 ms)`);
 
@@ -148,7 +162,7 @@ try {
   console.log(`  throughput, 2 concurrent: cold ${coldRate.toFixed(2)}/s, warm ${warmRate.toFixed(2)}/s = ${(warmRate / coldRate).toFixed(1)}× (target ≥ 8×)`);
 
   const long = await convertMany(longDocx, 5, 1);
-  console.log(`50-page DOCX (${(longDocx.length / 1024).toFixed(0)} KB) → PDF   p50 ${ms(p(long.times, 0.5))}`);
+  console.log(`${await lastPdfPages()}-page DOCX (${(longDocx.length / 1024).toFixed(0)} KB) → PDF   p50 ${ms(p(long.times, 0.5))}`);
   const rss = instanceRss();
   console.log(`RSS per warm instance (soffice.bin, oosplash, bridge): ${[...rss.values()].map((mb) => `${mb} MB`).join(', ')}`);
 

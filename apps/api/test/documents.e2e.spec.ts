@@ -89,6 +89,17 @@ describe('documents and PDF (real service, engines and settlement)', () => {
     expect(pdfText(pdf)).toContain(SAMPLE_HEADING);
   });
 
+  it('key API: DOCX → HTML is served as an attachment that a browser would render sandboxed, without scripts', async () => {
+    const response = await keyApiClient(t.baseUrl).uploadAndConvert(docx, 'report.docx', 'docx', 'html');
+    const { file } = (await response.json()) as { file: { urls: string[] } };
+    const download = await fetch(`${t.baseUrl}${file.urls[0]}`);
+    expect(download.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename="report\.html"/);
+    expect(download.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(download.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
+    expect(await download.text()).toContain(SAMPLE_HEADING);
+  });
+
   it('key API: PDF → PNG lists one URL per page, each that page at the DPI asked for', async () => {
     const api = keyApiClient(t.baseUrl);
     const { Filename } = (await (await api.upload(threePagePdf, 'three-pages.pdf')).json()) as { Filename: string };

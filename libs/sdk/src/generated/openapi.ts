@@ -79,7 +79,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Paid resources with prices, networks, assets and payTo (free). */
+        /** Paid resources with prices, networks, assets and payTo, and the conversions the running workers offer (free). */
         get: operations["getX402Discovery"];
         put?: never;
         post?: never;
@@ -265,7 +265,7 @@ export interface paths {
         put?: never;
         /**
          * Convert an uploaded file and wait for it (up to KEY_API_CONVERT_WAIT_SECONDS, 120 s by default).
-         * @description Runs on the shared queue and workers. The same filename and ext_out again returns the same result (or waits for the same running conversion after a 504). When the bytes show another format than ext_in, the conversion starts from what the bytes are if that format converts to ext_out, and fails with 400 otherwise. Errors: 404 unknown or expired filename, 400 unknown extension, invalid field or unsupported pair, 422 conversion failed, 504 not finished in time.
+         * @description Runs on the shared queue and workers. Optional options (dpi, pages, pdfa, quality…) are checked against the conversion (400 naming the allowed ones). A conversion writing one file per page (pdf → png) answers one URL per page, in page order. The same filename, ext_out and options again returns the same result (or waits for the same running conversion after a 504). When the bytes show another format than ext_in, the conversion starts from what the bytes are if that format converts to ext_out, and fails with 400 otherwise. Errors: 404 unknown or expired filename, 400 unknown extension, invalid field or unsupported pair, 422 conversion failed, 504 not finished in time.
          */
         post: operations["keyConvert"];
         delete?: never;
@@ -608,7 +608,7 @@ export interface components {
             file: {
                 /** @description Target extension. */
                 ext_out: string;
-                /** @description Download paths relative to the base URL, under /tmp/. Valid 24 hours; no key needed. */
+                /** @description Download paths relative to the base URL, under /tmp/: one, or one per page in page order (pdf → png). Valid 24 hours; no key needed. */
                 urls: string[];
             };
         };
