@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GHOSTSCRIPT_DESCRIPTOR } from '../src/descriptors/ghostscript.descriptor.js';
 import { GhostscriptRuntime } from '../src/ghostscript.runtime.js';
+import { processesWith, until } from './support/processes.js';
 import { convertStep, expectFailure, testContext } from './support/test-context.js';
 import { ghostscriptPdf, handPdf, img2pdfPdf, photoJpeg, postScript, qpdfEncrypted, qpdfMerged, reportMissingEngine, run } from '../testing/pdf-samples.js';
 import { pdfPages, pdfText } from '../testing/document-checks.js';
@@ -268,17 +268,3 @@ describe('GhostscriptRuntime (Debian packages ghostscript, poppler-utils)', () =
     await expectFailure(convertStep(runtime, { inputPath: hand, from: 'pdf', to: 'png' }, dir, work), 'unsupported_output_format', dir);
   });
 });
-
-function processesWith(text: string): string[] {
-  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => line.includes(text) && !/\bps -eo\b/.test(line));
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('the condition did not come true');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMG2PDF_DESCRIPTOR } from '../src/descriptors/img2pdf.descriptor.js';
 import { Img2pdfRuntime } from '../src/img2pdf.runtime.js';
+import { processesWith, until } from './support/processes.js';
 import { convertStep, expectFailure, testContext } from './support/test-context.js';
 import { photoJpeg, reportMissingEngine, run } from '../testing/pdf-samples.js';
 import { pdfPages } from '../testing/document-checks.js';
@@ -189,17 +189,3 @@ describe('Img2pdfRuntime (Debian package img2pdf)', () => {
     });
   });
 });
-
-function processesWith(text: string): string[] {
-  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => line.includes(text) && !/\bps -eo\b/.test(line));
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('the condition did not come true');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POPPLER_DESCRIPTOR } from '../src/descriptors/poppler.descriptor.js';
 import { parsePdfInfo } from '../src/pdf-info.reader.js';
 import { PopplerRuntime } from '../src/poppler.runtime.js';
+import { processesWith, until } from './support/processes.js';
 import { convertStep, expectFailure, testContext } from './support/test-context.js';
 import { ghostscriptPdf, handPdf, postScriptToPdf, img2pdfPdf, photoJpeg, qpdfEncrypted, qpdfMerged, reportMissingEngine, run } from '../testing/pdf-samples.js';
 import { mimeOf as mimeType } from '../testing/document-checks.js';
@@ -348,18 +348,3 @@ describe('PopplerRuntime (Debian package poppler-utils)', () => {
     });
   });
 });
-
-/** The processes whose command line holds `text`. */
-function processesWith(text: string): string[] {
-  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => line.includes(text) && !/\bps -eo\b/.test(line));
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('the condition did not come true');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
