@@ -106,8 +106,8 @@ export class ConvertFileJob {
   }
 
   /**
-   * One output file is the result. Several (one per page) are kept each in its own key (the key API lists
-   * them), and for the x402 API also bundled as one ZIP, which is what its result sells.
+   * One output file is the result. Several (one per page) are what the key API lists, each under its own
+   * key; the x402 API sells one file, so there they are bundled as one ZIP instead.
    */
   private async putResults(job: ConversionJob, files: string[], scratch: ScratchDirectory, written: string[]): Promise<RunOutcome> {
     const put = async (key: string, path: string) => {
@@ -116,13 +116,13 @@ export class ConvertFileJob {
       return (await stat(path)).size;
     };
     if (files.length === 1) return { status: 'done', resultSizeBytes: await put(jobOutputKey(job.id, job.targetFormat), files[0]!), resultCount: 1 };
-    let total = 0;
-    for (const [index, file] of files.entries()) total += await put(jobOutputKey(job.id, job.targetFormat, index + 1), file);
     if (job.origin === 'x402') {
       const bundle = scratch.file('result.zip');
       await zipFiles(files.map((file, index) => ({ path: file, name: pageName(job, index + 1) })), bundle);
-      total = await put(jobBundleKey(job.id), bundle);
+      return { status: 'done', resultSizeBytes: await put(jobBundleKey(job.id), bundle), resultCount: files.length };
     }
+    let total = 0;
+    for (const [index, file] of files.entries()) total += await put(jobOutputKey(job.id, job.targetFormat, index + 1), file);
     return { status: 'done', resultSizeBytes: total, resultCount: files.length };
   }
 
