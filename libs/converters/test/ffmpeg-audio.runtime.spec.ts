@@ -39,8 +39,9 @@ describe('FfmpegAudioRuntime (Debian package ffmpeg)', () => {
     expect((await runtime.probe()).available).toBe(true);
   });
 
-  it('offers every audio pair both ways', () => {
-    expect(FFMPEG_AUDIO_DESCRIPTOR.pairs).toHaveLength(7 * 6);
+  it('offers every pair of 14 formats it reads to the 13 it writes (amr is read only)', () => {
+    expect(FFMPEG_AUDIO_DESCRIPTOR.pairs).toHaveLength(14 * 13 - 13);
+    expect(FFMPEG_AUDIO_DESCRIPTOR.pairs.some((pair) => pair.to === 'amr')).toBe(false);
   });
 
   const cases: Array<[() => string, string, string, RegExp, string]> = [
@@ -51,6 +52,12 @@ describe('FfmpegAudioRuntime (Debian package ffmpeg)', () => {
     [() => wav, 'wav', 'm4a', /mp4/, 'aac'],
     [() => wav, 'wav', 'aac', /^aac$/, 'aac'],
     [() => wav, 'wav', 'flac', /^flac$/, 'flac'],
+    [() => flac, 'flac', 'aiff', /^aiff$/, 'pcm_s16be'],
+    [() => mp3, 'mp3', 'wma', /^asf$/, 'wmav2'],
+    [() => wav, 'wav', 'ac3', /^ac3$/, 'ac3'],
+    [() => wav, 'wav', 'au', /^au$/, 'pcm_s16be'],
+    [() => wav, 'wav', 'caf', /^caf$/, 'pcm_s16le'],
+    [() => wav, 'wav', 'wv', /^wv$/, 'wavpack'],
   ];
   for (const [input, from, to, container, codec] of cases) {
     it(`converts ${from} to ${to}: right container and codec, duration kept, progress reported`, async () => {
@@ -75,6 +82,19 @@ describe('FfmpegAudioRuntime (Debian package ffmpeg)', () => {
     const [high] = (await convertStep(runtime, { inputPath: wav, from: 'wav', to: 'mp3', options: { bitrate: '320k' } }, dir, { workDir: workRoot })) as [string];
     expect(Number(ffprobe(low, 'format=bit_rate'))).toBeLessThan(80_000);
     expect(Number(ffprobe(high, 'format=bit_rate'))).toBeGreaterThan(250_000);
+  });
+
+  it('lowers a bitrate its encoder cannot take for the channels there are, rather than failing', async () => {
+    // libvorbis refuses 320k for one channel, libopus more than 256k per channel; the tone is mono.
+    const [vorbis] = (await convertStep(runtime, { inputPath: wav, from: 'wav', to: 'ogg', options: { bitrate: '320k' } }, dir, { workDir: workRoot })) as [string];
+    const [opus] = (await convertStep(runtime, { inputPath: wav, from: 'wav', to: 'opus', options: { bitrate: '320k' } }, dir, { workDir: workRoot })) as [string];
+    expect(ffprobe(vorbis, 'stream=codec_name')).toBe('vorbis');
+    expect(ffprobe(opus, 'stream=codec_name')).toBe('opus');
+  });
+
+  it('reads each file with the demuxer of its format, never one guessed from the content', async () => {
+    // A WAV claimed as FLAC is not read as WAV: the claim (checked against the bytes by the detector) decides.
+    await expectFailure(convertStep(runtime, { inputPath: wav, from: 'flac', to: 'mp3' }, dir, { workDir: workRoot }), 'unsupported_or_corrupt_input', dir);
   });
 
   it('reports corrupt input as unsupported_or_corrupt_input, not a crash, and cleans up', async () => {
