@@ -6,3 +6,4 @@ export * from './legacy-office-samples.js';
 export * from './office-samples.js';
 export * from './pdf-samples.js';
 export * from './zip-writer.js';
+export * from './media-samples.js';
