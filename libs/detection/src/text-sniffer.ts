@@ -32,6 +32,7 @@ export function sniffText(text: string): ContentGuess {
   if (trimmed.startsWith('<')) return sniffMarkup(lower);
   if (/^<\?php/i.test(trimmed)) return guess('php', 0.95, 'PHP open tag');
   if (trimmed.startsWith('WEBVTT')) return guess('vtt', 0.98, 'WEBVTT header');
+  if (/^\[Script Info\]\r?\n/i.test(trimmed)) return guess('ass', 0.97, 'SubStation Alpha [Script Info] section');
   if (/^BEGIN:VCALENDAR/i.test(trimmed)) return guess('ics', 0.98, 'iCalendar BEGIN:VCALENDAR');
   if (/^BEGIN:VCARD/i.test(trimmed)) return guess('vcf', 0.98, 'vCard BEGIN:VCARD');
   if (/^\d+\r?\n\d\d:\d\d:\d\d[,.]\d{3} --> /.test(trimmed)) return guess('srt', 0.97, 'SubRip cue');

@@ -114,6 +114,7 @@ export const FORMAT_TABLE: readonly FormatRow[] = [
   ['tex', 'LaTeX document', 'text', ['tex', 'latex', 'ltx'], ['application/x-tex', 'text/x-tex']],
   ['srt', 'SubRip subtitles', 'text', ['srt'], ['application/x-subrip', 'text/srt']],
   ['vtt', 'WebVTT subtitles', 'text', ['vtt'], ['text/vtt']],
+  ['ass', 'Advanced SubStation Alpha subtitles', 'text', ['ass', 'ssa'], ['text/x-ass', 'text/x-ssa']],
   ['ics', 'iCalendar', 'text', ['ics', 'ical'], ['text/calendar']],
   ['vcf', 'vCard contact', 'text', ['vcf', 'vcard'], ['text/vcard', 'text/x-vcard']],
   ['org', 'Org-mode document', 'text', ['org'], ['text/org']],
