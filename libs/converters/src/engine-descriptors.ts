@@ -1,4 +1,6 @@
 import { FFMPEG_AUDIO_DESCRIPTOR } from './descriptors/ffmpeg-audio.descriptor.js';
+import { FFMPEG_SUBTITLES_DESCRIPTOR } from './descriptors/ffmpeg-subtitles.descriptor.js';
+import { FFMPEG_VIDEO_DESCRIPTOR } from './descriptors/ffmpeg-video.descriptor.js';
 import { GHOSTSCRIPT_DESCRIPTOR } from './descriptors/ghostscript.descriptor.js';
 import { IMG2PDF_DESCRIPTOR } from './descriptors/img2pdf.descriptor.js';
 import { LIBREOFFICE_DESCRIPTOR } from './descriptors/libreoffice.descriptor.js';
@@ -10,6 +12,8 @@ import type { EngineDescriptor } from './engine-descriptor.js';
 export const ENGINE_DESCRIPTORS: readonly EngineDescriptor[] = [
   SHARP_DESCRIPTOR,
   FFMPEG_AUDIO_DESCRIPTOR,
+  FFMPEG_VIDEO_DESCRIPTOR,
+  FFMPEG_SUBTITLES_DESCRIPTOR,
   LIBREOFFICE_DESCRIPTOR,
   POPPLER_DESCRIPTOR,
   GHOSTSCRIPT_DESCRIPTOR,

@@ -1,5 +1,7 @@
 import type { EngineAvailability, EngineRuntime } from './engine-runtime.js';
 import { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
+import { FfmpegSubtitlesRuntime } from './ffmpeg-subtitles.runtime.js';
+import { FfmpegVideoRuntime } from './ffmpeg-video.runtime.js';
 import { GhostscriptRuntime } from './ghostscript.runtime.js';
 import { Img2pdfRuntime } from './img2pdf.runtime.js';
 import { LibreOfficeRuntime, type LibreOfficeRuntimeOptions } from './libreoffice/libreoffice.runtime.js';
@@ -14,7 +16,7 @@ export interface EngineRuntimeOptions {
 
 /** A runtime for every engine this build knows, in the descriptors' order of preference. */
 export function createEngineRuntimes(options: EngineRuntimeOptions = {}): EngineRuntime[] {
-  return [new SharpImageRuntime(), new FfmpegAudioRuntime(), new LibreOfficeRuntime(options.libreoffice), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime()];
+  return [new SharpImageRuntime(), new FfmpegAudioRuntime(), new FfmpegVideoRuntime(), new FfmpegSubtitlesRuntime(), new LibreOfficeRuntime(options.libreoffice), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime()];
 }
 
 export interface ProbedEngines {
