@@ -52,12 +52,15 @@ describe('LibreOffice filters (pure)', () => {
 });
 
 describe('LibreOffice profile settings', () => {
-  it('turn macros off, block linked content, never update links, never recalculate on load', () => {
+  it('turn macros off (VBA imported unrunnable), block linked content, never update links, never recalculate on load', () => {
     const xml = registryModifications();
     const setting = (path: string, prop: string) => new RegExp(`<item oor:path="${path}"><prop oor:name="${prop}" oor:op="fuse"><value>([^<]*)</value>`).exec(xml)?.[1];
     expect(setting('/org.openoffice.Office.Common/Security/Scripting', 'MacroSecurityLevel')).toBe('3');
     expect(setting('/org.openoffice.Office.Common/Security/Scripting', 'DisableMacrosExecution')).toBe('true');
     expect(setting('/org.openoffice.Office.Common/Security/Scripting', 'BlockUntrustedRefererLinks')).toBe('true');
+    expect(setting('/org.openoffice.Office.Writer/Filter/Import/VBA', 'Executable')).toBe('false');
+    expect(setting('/org.openoffice.Office.Calc/Filter/Import/VBA', 'Executable')).toBe('false');
+    expect(setting('/org.openoffice.Office.Impress/Filter/Import/VBA', 'Load')).toBe('false');
     expect(setting('/org.openoffice.Office.Calc/Content/Update', 'Link')).toBe('1'); // Calc: never
     expect(setting('/org.openoffice.Office.Writer/Content/Update', 'Link')).toBe('0'); // Writer: never
     expect(setting('/org.openoffice.Office.Calc/Formula/Load', 'OOXMLRecalcMode')).toBe('1'); // never

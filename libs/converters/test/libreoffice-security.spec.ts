@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,8 +10,8 @@ import { officePipePaths } from '../src/libreoffice/libreoffice-instance.js';
 import { registryModifications } from '../src/libreoffice/libreoffice-profile.js';
 import { LibreOfficeRuntime } from '../src/libreoffice/libreoffice.runtime.js';
 import { detectNetworkIsolation } from '../src/libreoffice/network-isolation.js';
-import { expectDocument, pgrep } from '../testing/document-checks.js';
-import { SAMPLE_CELLS, SAMPLE_HEADING, sampleCsv, sampleHtml, sampleOds, sampleOdt, sampleXlsx } from '../testing/office-samples.js';
+import { expectDocument, pgrep, zipText } from '../testing/document-checks.js';
+import { SAMPLE_CELLS, SAMPLE_HEADING, sampleCsv, sampleDocm, sampleHtml, sampleOds, sampleOdt, sampleXlsx } from '../testing/office-samples.js';
 import { convertStep } from './support/test-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-lo-security-'));
@@ -20,14 +20,16 @@ const requests: string[] = [];
 let canary: Server;
 let base = '';
 
-/** Documents that would call the canary, or run a macro writing `marker`, if LibreOffice let them. */
+/** Documents that would call the canary, or run a macro writing `marker` (Basic) or `vbaMarker` (VBA), if LibreOffice let them. */
 function hostileSamples(variant: string) {
   const samples = join(dir, variant);
   mkdirSync(samples, { recursive: true });
   const url = (name: string) => `${base}/${variant}/${name}`;
   const marker = join(samples, 'MACRO-RAN');
+  const vbaMarker = join(samples, 'VBA-MACRO-RAN');
   const files = {
     macroOdt: join(samples, 'macro.odt'),
+    macroDocm: join(samples, 'macro.docm'),
     imageOdt: join(samples, 'image.odt'),
     imageHtml: join(samples, 'image.html'),
     webserviceOds: join(samples, 'webservice.ods'),
@@ -35,12 +37,13 @@ function hostileSamples(variant: string) {
     webserviceCsv: join(samples, 'webservice.csv'),
   };
   writeFileSync(files.macroOdt, sampleOdt({ macroMarkerPath: marker }));
+  writeFileSync(files.macroDocm, sampleDocm({ macroMarkerPath: vbaMarker }));
   writeFileSync(files.imageOdt, sampleOdt({ linkedImageUrl: url('odt-image.png') }));
   writeFileSync(files.imageHtml, sampleHtml(`<p><img src="${url('html-image.png')}" width="40" height="40" alt="linked"></p>`));
   writeFileSync(files.webserviceOds, sampleOds(`COM.MICROSOFT.WEBSERVICE("${url('ods-webservice')}")`));
   writeFileSync(files.webserviceXlsx, sampleXlsx(`_xlfn.WEBSERVICE("${url('xlsx-webservice')}")`));
   writeFileSync(files.webserviceCsv, sampleCsv([`"=WEBSERVICE(""${url('csv-webservice')}"")",3`]));
-  return { files, marker, requestsSeen: () => requests.filter((request) => request.includes(`/${variant}/`)) };
+  return { files, marker, vbaMarker, requestsSeen: () => requests.filter((request) => request.includes(`/${variant}/`)) };
 }
 
 beforeAll(async () => {
@@ -60,13 +63,15 @@ afterAll(async () => {
 });
 
 describe('positive control: a PERMISSIVE LibreOffice does run and fetch what these samples hold', () => {
-  it('runs the macro, fetches both linked images and evaluates WEBSERVICE in ods, xlsx and csv', async () => {
-    const { files, marker, requestsSeen } = hostileSamples('control');
+  it('runs the Basic macro and the VBA macros, fetches both linked images and evaluates WEBSERVICE in ods, xlsx and csv', async () => {
+    const { files, marker, vbaMarker, requestsSeen } = hostileSamples('control');
     const profile = join(dir, 'control-profile');
     mkdirSync(join(profile, 'user'), { recursive: true });
-    // Macros from anywhere, recalculation and link updates always: the opposite of our profile.
+    // Macros from anywhere, VBA imported executable, recalculation and link updates always: the opposite of our profile.
     const permissive = [
       { path: '/org.openoffice.Office.Common/Security/Scripting', prop: 'MacroSecurityLevel', value: 0, why: '' },
+      { path: '/org.openoffice.Office.Writer/Filter/Import/VBA', prop: 'Load', value: true, why: '' },
+      { path: '/org.openoffice.Office.Writer/Filter/Import/VBA', prop: 'Executable', value: true, why: '' },
       { path: '/org.openoffice.Office.Calc/Formula/Load', prop: 'OOXMLRecalcMode', value: 0, why: '' },
       { path: '/org.openoffice.Office.Calc/Formula/Load', prop: 'ODFRecalcMode', value: 0, why: '' },
       { path: '/org.openoffice.Office.Calc/Content/Update', prop: 'Link', value: 0, why: '' },
@@ -91,6 +96,8 @@ describe('positive control: a PERMISSIVE LibreOffice does run and fetch what the
     }
     expect(pgrep(pipe)).toEqual([]);
     expect(existsSync(marker)).toBe(true);
+    // Both VBA entry points of the docm ran (see uno-control.py for how they are fired in soffice 7.4).
+    expect([...new Set(readFileSync(vbaMarker, 'latin1').split(/\r?\n/).filter(Boolean))].sort()).toEqual(['AutoOpen ran', 'Document_Open ran']);
     const seen = requestsSeen().join('\n');
     for (const path of ['odt-image.png', 'html-image.png', 'ods-webservice', 'xlsx-webservice', 'csv-webservice']) expect(seen).toContain(`/control/${path}`);
   });
@@ -127,6 +134,23 @@ for (const isolation of ['off', 'auto'] as const) {
         expectDocument(out, to, SAMPLE_HEADING);
       }
       expect(existsSync(samples.marker)).toBe(false);
+    });
+
+    it('never runs a VBA macro of a macro-enabled Word document (Document_Open, AutoOpen)', async () => {
+      // Our catalogue has no docm: a .docm is read as docx (LibreOffice detects it by content as MS Word 2007 XML VBA), so not
+      // docx → docx, which is no conversion.
+      const outputs: Record<string, string> = {};
+      for (const to of ['pdf', 'odt', 'rtf']) {
+        [outputs[to]] = (await convertStep(runtime, { inputPath: samples.files.macroDocm, from: 'docx', to }, outDir)) as [string];
+        expectDocument(outputs[to]!, to, SAMPLE_HEADING);
+      }
+      expect(existsSync(samples.vbaMarker)).toBe(false);
+      // The pool did import the VBA project (it travels into the ODT as Basic), every line commented out by the profile's
+      // VBA Executable false: not a runnable Sub left, here or in the output.
+      const basic = ['ThisDocument', 'AutoMacros'].map((module) => zipText(outputs.odt!, `Basic/Project/${module}.xml`)).join('\n');
+      expect(basic).toContain('Rem Private Sub Document_Open()');
+      expect(basic).toContain('Rem Sub AutoOpen()');
+      expect(basic).not.toMatch(/^(Private )?Sub (Document_Open|AutoOpen)/m);
     });
 
     it('never fetches a linked image (ODT draw:image, HTML img)', async () => {

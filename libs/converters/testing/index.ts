@@ -5,5 +5,6 @@ export * from './hand-written-pdf.js';
 export * from './legacy-office-samples.js';
 export * from './office-samples.js';
 export * from './pdf-samples.js';
+export * from './vba-project.js';
 export * from './zip-writer.js';
 export * from './media-samples.js';

@@ -1,3 +1,4 @@
+import { vbaProject } from './vba-project.js';
 import { zip, type ZipEntry } from './zip-writer.js';
 
 // Office documents written by hand (ZIP + XML), not by an office suite: the engine is tested on files
@@ -34,11 +35,13 @@ const CONTENT_TYPES = (overrides: Record<string, string>) =>
 
 const RELS = (rels: Array<[id: string, type: string, target: string]>) =>
   `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-  rels.map(([id, type, target]) => `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`).join('') +
+  rels
+    .map(([id, type, target]) => `<Relationship Id="${id}" Type="${type.includes('://') ? type : `http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}`}" Target="${target}"/>`)
+    .join('') +
   `</Relationships>`;
 
-/** A DOCX: heading, paragraph and a 2×2 table; `pages` adds pages after page breaks, one paragraph each. */
-export function sampleDocx(pages: readonly string[] = []): Buffer {
+/** WordprocessingML of a heading, a paragraph and a 2×2 table; `pages` adds pages after page breaks, one paragraph each. */
+function wordDocument(pages: readonly string[]): string {
   const paragraph = (text: string, style?: string) =>
     `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${escape(text)}</w:t></w:r></w:p>`;
   const cell = (text: string) => `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>${paragraph(text)}</w:tc>`;
@@ -48,13 +51,52 @@ export function sampleDocx(pages: readonly string[] = []): Buffer {
   const pageBreak = `<w:p><w:r><w:br w:type="page"/></w:r></w:p>`;
   const body =
     paragraph(SAMPLE_HEADING, 'Heading1') + paragraph('A paragraph written by hand as WordprocessingML.') + table + pages.map((text) => pageBreak + paragraph(text)).join('');
-  const document =
+  return (
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` +
-    `<w:body>${body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr></w:body></w:document>`;
+    `<w:body>${body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr></w:body></w:document>`
+  );
+}
+
+/** A DOCX: heading, paragraph and a 2×2 table; `pages` adds pages after page breaks, one paragraph each. */
+export function sampleDocx(pages: readonly string[] = []): Buffer {
   return zip([
     { name: '[Content_Types].xml', content: CONTENT_TYPES({ '/word/document.xml': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml' }) },
     { name: '_rels/.rels', content: RELS([['rId1', 'officeDocument', 'word/document.xml']]) },
-    { name: 'word/document.xml', content: document },
+    { name: 'word/document.xml', content: wordDocument(pages) },
+  ]);
+}
+
+/**
+ * A macro-enabled Word document (.docm): the DOCX's content plus a VBA project whose `Document_Open` (module
+ * ThisDocument) and `AutoOpen` (a standard module) each append a line naming themselves to `macroMarkerPath`.
+ * They must never run.
+ */
+export function sampleDocm({ macroMarkerPath }: { macroMarkerPath: string }): Buffer {
+  const write = (who: string) =>
+    `  Dim n As Integer\r\n  n = FreeFile\r\n  Open "${macroMarkerPath.replace(/"/g, '""')}" For Append As #n\r\n  Print #n, "${who} ran"\r\n  Close #n\r\n`;
+  const thisDocument =
+    ['Attribute VB_Name = "ThisDocument"', 'Attribute VB_Base = "1Normal.ThisDocument"', 'Attribute VB_GlobalNameSpace = False', 'Attribute VB_Creatable = False']
+      .concat(['Attribute VB_PredeclaredId = True', 'Attribute VB_Exposed = True', 'Attribute VB_TemplateDerived = True', 'Attribute VB_Customizable = True'])
+      .join('\r\n') + `\r\nPrivate Sub Document_Open()\r\n${write('Document_Open')}End Sub\r\n`;
+  const autoMacros = `Attribute VB_Name = "AutoMacros"\r\nSub AutoOpen()\r\n${write('AutoOpen')}End Sub\r\n`;
+  return zip([
+    {
+      name: '[Content_Types].xml',
+      content: CONTENT_TYPES({
+        '/word/document.xml': 'application/vnd.ms-word.document.macroEnabled.main+xml',
+        '/word/vbaProject.bin': 'application/vnd.ms-office.vbaProject',
+      }),
+    },
+    { name: '_rels/.rels', content: RELS([['rId1', 'officeDocument', 'word/document.xml']]) },
+    { name: 'word/document.xml', content: wordDocument([]) },
+    { name: 'word/_rels/document.xml.rels', content: RELS([['rId1', 'http://schemas.microsoft.com/office/2006/relationships/vbaProject', 'vbaProject.bin']]) },
+    {
+      name: 'word/vbaProject.bin',
+      content: vbaProject([
+        { name: 'ThisDocument', kind: 'document', source: thisDocument },
+        { name: 'AutoMacros', kind: 'procedural', source: autoMacros },
+      ]),
+    },
   ]);
 }
 

@@ -17,6 +17,11 @@ export interface ProfileSetting {
 export const PROFILE_SETTINGS: readonly ProfileSetting[] = [
   { path: '/org.openoffice.Office.Common/Security/Scripting', prop: 'MacroSecurityLevel', value: 3, why: 'very high: only macros from trusted locations, of which there are none' },
   { path: '/org.openoffice.Office.Common/Security/Scripting', prop: 'DisableMacrosExecution', value: true, why: 'no macro runs, whatever the document says' },
+  // VBA of Office documents (docm, xlsm, pptm…): imported as comments, never as runnable Basic.
+  { path: '/org.openoffice.Office.Writer/Filter/Import/VBA', prop: 'Executable', value: false, why: 'VBA of Word documents is imported commented out: Document_Open, AutoOpen cannot run' },
+  { path: '/org.openoffice.Office.Calc/Filter/Import/VBA', prop: 'Executable', value: false, why: 'VBA of Excel workbooks is imported commented out: Workbook_Open, Auto_Open cannot run' },
+  // Impress has no Executable switch (its VBA import is Load and Save only): not loaded at all.
+  { path: '/org.openoffice.Office.Impress/Filter/Import/VBA', prop: 'Load', value: false, why: 'VBA of PowerPoint presentations is not loaded (Impress has no Executable switch)' },
   { path: '/org.openoffice.Office.Common/Security/Scripting', prop: 'BlockUntrustedRefererLinks', value: true, why: 'linked images and other linked content of a document are never loaded' },
   // Calc's link modes: 0 always, 1 never, 2 on request.
   { path: '/org.openoffice.Office.Calc/Content/Update', prop: 'Link', value: 1, why: 'Calc never updates links (external references, DDE, WEBSERVICE)' },

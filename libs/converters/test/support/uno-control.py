@@ -6,8 +6,14 @@
 Loads each text document visible (so load events fire) and each spreadsheet hidden, with MacroExecutionMode ALWAYS_EXECUTE_NO_WARN and UpdateDocMode
 FULL_UPDATE, recalculates spreadsheets, and exports a PDF. Documents are left open (closing a document whose
 macros are bound to its unload events can take soffice down); the test kills the instance afterwards. If the
-samples are live, this fetches their remote content and runs their macro: what the pool must never do. Give the
-macro document first: soffice 7.4 crashes here when it loads it after the others.
+samples are live, this fetches their remote content and runs their macros: what the pool must never do. Give the
+macro documents first: soffice 7.4 crashes here when it loads the ODT one after the others.
+
+A .docm's VBA open event is then fired by hand, through LibreOffice's own Writer VBA event processor: soffice 7.4
+never fires it on load itself (Writer asks its VBA globals for com.sun.star.script.vba.VBATextEventProcessor, which
+7.4 neither offers there nor registers under that name), so a load alone would leave the control proving nothing.
+The processor runs ThisDocument.Document_Open and then AutoOpen, as Word does, with the document's own macro
+permission: it shows the VBA project was imported executable and that its macros run when allowed.
 """
 
 import os
@@ -19,6 +25,7 @@ from com.sun.star.beans import PropertyValue
 
 ALWAYS_EXECUTE_NO_WARN = 4
 FULL_UPDATE = 3
+WRITER_VBA_EVENTS = "com.sun.star.document.vba.VBATextEventProcessor"
 
 
 def prop(name, value):
@@ -56,6 +63,10 @@ def main():
         target = os.path.join(output_dir, os.path.basename(path) + ".pdf")
         export = "calc_pdf_Export" if spreadsheet else "writer_web_pdf_Export" if document.supportsService("com.sun.star.text.WebDocument") else "writer_pdf_Export"
         document.storeToURL(uno.systemPathToFileUrl(target), (prop("FilterName", export),))
+        if path.endswith(".docm"):
+            events = remote.ServiceManager.createInstanceWithArgumentsAndContext(WRITER_VBA_EVENTS, (document,), remote)
+            document_open = uno.getConstantByName("com.sun.star.script.vba.VBAEventId.DOCUMENT_OPEN")
+            print("VBA Document_Open fired, a handler ran: %s" % events.processVbaEvent(document_open, ()), flush=True)
         print("controlled %s" % os.path.basename(path), flush=True)
 
 
