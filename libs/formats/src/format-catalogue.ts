@@ -20,6 +20,14 @@ export function getFormat(id: string): FileFormat | undefined {
   return byId.get(id.toLowerCase());
 }
 
+/**
+ * The format a caller names, as source or target: its canonical id, or any of its extensions as an alias
+ * (jpeg, tif, yml, htm, markdown, mpg…), case-insensitive, with or without a leading dot.
+ */
+export function resolveFormat(name: string): FileFormat | undefined {
+  return getFormat(name.trim().replace(/^\./, '')) ?? formatByExtension(name);
+}
+
 /** The format an extension names (case-insensitive, with or without the dot). */
 export function formatByExtension(extension: string): FileFormat | undefined {
   return byExtension.get(extension.trim().replace(/^\./, '').toLowerCase());

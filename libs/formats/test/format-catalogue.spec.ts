@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extensionOf, FORMAT_CATEGORIES, formatByExtension, FORMATS, formatsByMimeType, getFormat, mimeTypeOf } from '../src/index.js';
+import { extensionOf, FORMAT_CATEGORIES, formatByExtension, FORMATS, formatsByMimeType, getFormat, mimeTypeOf, resolveFormat } from '../src/index.js';
 
 describe('format catalogue', () => {
   it('holds at least 120 formats with unique lowercase ids and canonical extensions', () => {
@@ -33,6 +33,16 @@ describe('format catalogue', () => {
     expect(formatsByMimeType('application/postscript').map((f) => f.id).sort()).toEqual(['eps', 'ps']);
     expect(mimeTypeOf('docx')).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
     expect(mimeTypeOf('unknown')).toBe('application/octet-stream');
+  });
+
+  it('resolves a format named by its id or by any alias (one of its extensions)', () => {
+    const resolved = (name: string) => resolveFormat(name)?.id;
+    expect(['jpeg', 'JPG', '.jpe', 'jfif'].map(resolved)).toEqual(['jpg', 'jpg', 'jpg', 'jpg']);
+    expect(['tif', 'yml', 'htm', 'markdown', 'mpg', 'wave', 'oga', 'ssa'].map(resolved)).toEqual(['tiff', 'yaml', 'html', 'md', 'mpeg', 'wav', 'ogg', 'ass']);
+    // An id wins over another format's alias of the same name.
+    expect(resolved('mpeg')).toBe('mpeg');
+    expect(resolved(' docx ')).toBe('docx');
+    expect(resolved('wepb')).toBeUndefined();
   });
 
   it('takes the extension of a file name', () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { getFormat } from '@fileshift/formats';
+import { resolveFormat } from '@fileshift/formats';
 import { AFTER_SETTLEMENT_RETRIES, type RoutePayment, withRetries } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
@@ -97,7 +97,7 @@ export class ConversionRequestService {
     const fields = validated(CreateConversionJobFieldsSchema, upload.fields);
     if (!upload.file) throw RequestValidationError.of('file', 'the multipart part "file" is missing');
     if (upload.file.size !== fields.size_bytes) throw RequestValidationError.of('size_bytes', `is ${fields.size_bytes} but ${upload.file.size} bytes arrived`);
-    const target = getFormat(fields.target_format);
+    const target = resolveFormat(fields.target_format);
     if (!target) throw RequestValidationError.of('target_format', `"${fields.target_format}" is not a known output format`);
     const source = await this.detection.planConversion({ filename: fields.filename, sizeBytes: upload.file.size, createdAt: new Date(fields.created_at), header: upload.file.head }, target.id);
     if (!source.ok) {

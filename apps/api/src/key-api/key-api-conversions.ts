@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConversionOptions, ConversionPlan } from '@fileshift/converters';
-import { formatByExtension } from '@fileshift/formats';
+import { resolveFormat } from '@fileshift/formats';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { canonicalOptions, checkedOptions } from '../conversion/conversion-choice.js';
@@ -45,9 +45,9 @@ export class KeyApiConversions {
     if (!upload) {
       throw new KeyApiRequestError(KeyApiRequestErrorCode.UnknownUpload, `No uploaded file named "${request.filename}". Upload it with POST /api/v1/upload first; uploads expire after 24 hours.`);
     }
-    const declared = formatByExtension(request.ext_in);
+    const declared = resolveFormat(request.ext_in);
     if (!declared) throw new KeyApiRequestError(KeyApiRequestErrorCode.UnknownExtension, `Unknown input extension "${request.ext_in}".`);
-    const target = formatByExtension(request.ext_out);
+    const target = resolveFormat(request.ext_out);
     if (!target) throw new KeyApiRequestError(KeyApiRequestErrorCode.UnknownExtension, `Unknown output extension "${request.ext_out}".`);
     // ext_in is a hint like a file name's extension; the evidence rule decides from the bytes (README: "ext_in versus the bytes").
     const source = await this.detection.planConversion({ filename: `upload.${declared.extension}`, sizeBytes: upload.sizeBytes, header: upload.head }, target.id);

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { type FileFormat, formatByExtension } from '@fileshift/formats';
+import { type FileFormat, resolveFormat } from '@fileshift/formats';
 import { ConversionCatalogue } from '../conversion/conversion-catalogue.service.js';
 import { ApiJsonBody, KeyApiErrors, KeyApiJsonResponse } from '../http/api-docs.decorators.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
@@ -38,7 +38,7 @@ export class KeyOutputFormatsController {
 }
 
 function knownFormat(extension: string): FileFormat {
-  const format = formatByExtension(extension);
+  const format = resolveFormat(extension);
   if (!format) throw new KeyApiRequestError(KeyApiRequestErrorCode.UnknownExtension, `Unknown input extension "${extension}".`);
   return format;
 }
