@@ -13,8 +13,10 @@ const AAC = ['-c:a', 'aac', '-b:a', '160k'];
 const GIF_MAX_SECONDS = 60;
 const GIF_MAX_WIDTH = 480;
 
+type VideoTarget = (typeof VIDEO_WRITES)[number];
+
 /** Codecs and muxer per video target: ours, never the caller's. Audio is optional (`0:a:0?`). */
-const VIDEO_ENCODINGS: Record<(typeof VIDEO_WRITES)[number], string[]> = {
+const VIDEO_ENCODINGS: Record<VideoTarget, string[]> = {
   mp4: [...H264, ...AAC, '-movflags', '+faststart', '-f', 'mp4'],
   mov: [...H264, ...AAC, '-movflags', '+faststart', '-f', 'mov'],
   mkv: [...H264, ...AAC, '-f', 'matroska'],
@@ -35,6 +37,17 @@ const POSTER_ENCODINGS: Record<(typeof POSTER_WRITES)[number], string[]> = {
 };
 /** The poster frame is taken a tenth into the video, at most this far: past fades from black. */
 const POSTER_MAX_OFFSET_SECONDS = 10;
+
+/**
+ * The output arguments of a video conversion (tracks, duration cut, codecs, muxer): what the runtime runs
+ * between the input and the output file, and what the video benchmark runs alone as its baseline.
+ */
+export function videoOutputArgs(to: VideoTarget, maxDurationSeconds: number): { args: string[]; limitSeconds: number } {
+  const gif = to === 'gif';
+  const limitSeconds = gif ? Math.min(maxDurationSeconds, GIF_MAX_SECONDS) : maxDurationSeconds;
+  const tracks = gif ? ['-map', '0:v:0'] : ['-map', '0:v:0', '-map', '0:a:0?'];
+  return { args: ['-t', String(limitSeconds), ...tracks, '-sn', '-dn', '-map_metadata', '-1', ...VIDEO_ENCODINGS[to]], limitSeconds };
+}
 
 /** Video through ffmpeg (Debian package), inside the sandboxed runner: local files only, no network. */
 export class FfmpegVideoRuntime implements EngineRuntime {
@@ -71,10 +84,8 @@ export class FfmpegVideoRuntime implements EngineRuntime {
       await run(['-ss', offset.toFixed(3), '-map', '0:v:0', '-frames:v', '1', '-an', '-sn', '-dn', '-map_metadata', '-1', ...POSTER_ENCODINGS[to as 'png']], 'video', 0);
       return { files: [outputPath] };
     }
-    const gif = to === 'gif';
-    const limit = gif ? Math.min(maxDuration, GIF_MAX_SECONDS) : maxDuration;
-    const tracks = gif ? ['-map', '0:v:0'] : ['-map', '0:v:0', '-map', '0:a:0?'];
-    await run(['-t', String(limit), ...tracks, '-sn', '-dn', '-map_metadata', '-1', ...VIDEO_ENCODINGS[to as 'mp4']], 'video', Math.min(durationSeconds, limit));
+    const { args, limitSeconds } = videoOutputArgs(to as VideoTarget, maxDuration);
+    await run(args, 'video', Math.min(durationSeconds, limitSeconds));
     return { files: [outputPath] };
   }
 

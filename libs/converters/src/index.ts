@@ -1,6 +1,7 @@
 // What the API may import: descriptors, options, plans and the graph — nothing that starts an engine.
 export { ConversionError, FAILURE_TYPES, type FailureType } from './conversion-error.js';
 export { ConversionGraph, MAX_PLAN_STEPS } from './conversion-graph.js';
+export { conversionTablesMarkdown, withConversionTables } from './conversion-tables.js';
 export { type ConversionOptions, describeAllowed, OPTION_NAMES, OPTION_SCHEMAS, type OptionName, type OptionsValidation, selectedPages, validateOptions } from './conversion-options.js';
 export { type ConversionPlan, optionsOfPlan, type PlanStep, stepWeights } from './conversion-plan.js';
 export { allPairs, ENGINE_CLASSES, type EngineClass, type EngineDescriptor, type EngineLimits, type EnginePair } from './engine-descriptor.js';

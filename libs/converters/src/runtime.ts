@@ -2,6 +2,9 @@
 export { createEngineRuntimes, type EngineRuntimeOptions, probeEngines, type ProbedEngines } from './engine-runtimes.js';
 export { type EngineAvailability, type EngineRuntime, pageOutput, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
 export { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
+export { FfmpegSubtitlesRuntime } from './ffmpeg-subtitles.runtime.js';
+export { FfmpegVideoRuntime, videoOutputArgs } from './ffmpeg-video.runtime.js';
+export { inputArgs as ffmpegInputArgs } from './ffmpeg/ffmpeg-formats.js';
 export { DEBIAN_SRGB_PROFILE, GhostscriptRuntime } from './ghostscript.runtime.js';
 export { Img2pdfRuntime } from './img2pdf.runtime.js';
 export {

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConversionGraph } from '../src/conversion-graph.js';
+import { conversionTablesMarkdown, TABLES_BEGIN, TABLES_END, withConversionTables } from '../src/conversion-tables.js';
+import { ENGINE_DESCRIPTORS } from '../src/engine-descriptors.js';
+
+const graph = new ConversionGraph(ENGINE_DESCRIPTORS);
+
+describe('the README conversion tables', () => {
+  it('list every conversion of the graph once, by category of the source, with the total', () => {
+    const tables = conversionTablesMarkdown(graph);
+    const total = graph.sourceFormats().reduce((count, source) => count + graph.targetsOf(source).length, 0);
+    expect(tables).toContain(`**${total} conversions**`);
+    const counted = [...tables.matchAll(/^\| [\w.]+ \| .* \| (\d+) \|$/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+    expect(counted).toBe(total);
+    expect(tables).toMatch(/\| docx \| .*\*\*pdf\*\*/);
+  });
+
+  it('are current in the README (npm run readme:conversions rewrites them)', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(TABLES_BEGIN);
+    expect(readme).toContain(TABLES_END);
+    expect(withConversionTables(readme, conversionTablesMarkdown(graph))).toBe(readme);
+  });
+});
