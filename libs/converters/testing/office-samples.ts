@@ -60,11 +60,26 @@ function wordDocument(pages: readonly string[]): string {
 /** A DOCX: heading, paragraph and a 2×2 table; `pages` adds pages after page breaks, one paragraph each. */
 export function sampleDocx(pages: readonly string[] = []): Buffer {
   return zip([
-    { name: '[Content_Types].xml', content: CONTENT_TYPES({ '/word/document.xml': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml' }) },
+    {
+      name: '[Content_Types].xml',
+      content: CONTENT_TYPES({
+        '/word/document.xml': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml',
+        '/word/styles.xml': 'application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml',
+      }),
+    },
     { name: '_rels/.rels', content: RELS([['rId1', 'officeDocument', 'word/document.xml']]) },
     { name: 'word/document.xml', content: wordDocument(pages) },
+    { name: 'word/_rels/document.xml.rels', content: RELS([['rId1', 'styles', 'styles.xml']]) },
+    { name: 'word/styles.xml', content: WORD_STYLES },
   ]);
 }
+
+/** Word writes the styles a document uses; readers that go by style names (pandoc) find "heading 1" here. */
+const WORD_STYLES =
+  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` +
+  `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>` +
+  `<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:basedOn w:val="Normal"/><w:pPr><w:outlineLvl w:val="0"/></w:pPr><w:rPr><w:b/><w:sz w:val="32"/></w:rPr></w:style>` +
+  `</w:styles>`;
 
 /**
  * A macro-enabled Word document (.docm): the DOCX's content plus a VBA project whose `Document_Open` (module
@@ -155,7 +170,9 @@ function odf(kind: keyof typeof ODF_TYPES, body: string, extras: { scripts?: str
     `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content ${ODF_NAMESPACES} office:version="1.3">` +
     (extras.scripts ? `<office:scripts>${extras.scripts}</office:scripts>` : '') +
     `<office:automatic-styles>${extras.styles ?? ''}</office:automatic-styles><office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>`;
-  const files = extras.files ?? [];
+  // Every office suite writes styles.xml, and some readers (pandoc) require it: an empty one.
+  const styles = `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-styles ${ODF_NAMESPACES} office:version="1.3"><office:styles/></office:document-styles>`;
+  const files = [{ name: 'styles.xml', content: styles }, ...(extras.files ?? [])];
   const manifest =
     `<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">` +
     `<manifest:file-entry manifest:full-path="/" manifest:version="1.3" manifest:media-type="${ODF_TYPES[kind]}"/>` +
