@@ -96,6 +96,7 @@ function sniffJson(trimmed: string): ContentGuess | undefined {
   const lines = trimmed.split(/\r?\n/).filter((l) => l.trim());
   if (lines.length >= 2 && lines.slice(0, -1).every((l) => /^\{.*\}\s*$/.test(l.trim()))) return guess('ndjson', 0.85, 'one JSON object per line');
   if (/"type"\s*:\s*"(FeatureCollection|Feature)"/.test(trimmed)) return guess('geojson', 0.9, 'GeoJSON type member');
+  if (/^\{\s*"(cells|nbformat|nbformat_minor)"\s*:/.test(trimmed)) return guess('ipynb', 0.9, 'Jupyter notebook members');
   if (/"asset"\s*:\s*\{[^}]*"version"/.test(trimmed)) return guess('gltf', 0.85, 'glTF asset member');
   return guess('json', 0.92, 'JSON object or array');
 }

@@ -86,6 +86,7 @@ describe('detectFormat', () => {
     expect(best('x', text('---\nname: fileshift\nversion: 1\nitems:\n  - a\n'))).toBe('yaml');
     expect(best('x', text('%!PS-Adobe-3.0\n%%Creator: x\n'))).toBe('ps');
     expect(best('x', text('WEBVTT\n\n00:00.000 --> 00:01.000\nhi\n'))).toBe('vtt');
+    expect(best('x', text('{\n "cells": [\n  {\n   "cell_type": "markdown",\n'))).toBe('ipynb');
     expect(best('x', text('[Script Info]\nScriptType: v4.00+\nPlayResX: 384\n'))).toBe('ass');
     expect(best('x', text('#!/bin/bash\necho hi\n'))).toBe('sh');
     expect(best('x', text('Just some words in a sentence.\nAnd another line here.\n'))).toBe('txt');

@@ -118,6 +118,7 @@ export const FORMAT_TABLE: readonly FormatRow[] = [
   ['ics', 'iCalendar', 'text', ['ics', 'ical'], ['text/calendar']],
   ['vcf', 'vCard contact', 'text', ['vcf', 'vcard'], ['text/vcard', 'text/x-vcard']],
   ['org', 'Org-mode document', 'text', ['org'], ['text/org']],
+  ['ipynb', 'Jupyter notebook', 'text', ['ipynb'], ['application/x-ipynb+json']],
   ['adoc', 'AsciiDoc document', 'text', ['adoc', 'asciidoc'], ['text/asciidoc']],
   // data
   ['json', 'JSON data', 'data', ['json'], ['application/json']],
