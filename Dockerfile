@@ -20,7 +20,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends tini ca-certificates file fonts-dejavu-core fonts-liberation2 \
       ffmpeg \
       libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno \
-      poppler-utils ghostscript img2pdf \
+      poppler-utils ghostscript img2pdf pandoc \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/var/lib/fileshift

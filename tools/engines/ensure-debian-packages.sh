@@ -17,6 +17,7 @@ PACKAGES=(
   poppler-utils # pdfinfo, pdftoppm, pdftotext, pdftohtml (PDF engine), pdfimages and pdffonts (test checks)
   ghostscript   # PostScript to PDF, PDF/A, PDF compression (always -dSAFER)
   img2pdf       # images to PDF, lossless
+  pandoc        # markup engine (md rst org tex ipynb epub ↔ office formats), always --sandbox
   qpdf          # the tests' PDF producer (merged and encrypted samples) and PDF reader
   unzip         # the LibreOffice tests list and read OOXML/ODF outputs with it
   redis-server  # redis-server for private Redis servers (fault-injection tests) and the dev queue

@@ -4,6 +4,7 @@ import { FFMPEG_VIDEO_DESCRIPTOR } from './descriptors/ffmpeg-video.descriptor.j
 import { GHOSTSCRIPT_DESCRIPTOR } from './descriptors/ghostscript.descriptor.js';
 import { IMG2PDF_DESCRIPTOR } from './descriptors/img2pdf.descriptor.js';
 import { LIBREOFFICE_DESCRIPTOR } from './descriptors/libreoffice.descriptor.js';
+import { PANDOC_DESCRIPTOR } from './descriptors/pandoc.descriptor.js';
 import { POPPLER_DESCRIPTOR } from './descriptors/poppler.descriptor.js';
 import { SHARP_DESCRIPTOR } from './descriptors/sharp.descriptor.js';
 import type { EngineDescriptor } from './engine-descriptor.js';
@@ -15,6 +16,7 @@ export const ENGINE_DESCRIPTORS: readonly EngineDescriptor[] = [
   FFMPEG_VIDEO_DESCRIPTOR,
   FFMPEG_SUBTITLES_DESCRIPTOR,
   LIBREOFFICE_DESCRIPTOR,
+  PANDOC_DESCRIPTOR,
   POPPLER_DESCRIPTOR,
   GHOSTSCRIPT_DESCRIPTOR,
   IMG2PDF_DESCRIPTOR,

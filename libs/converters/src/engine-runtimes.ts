@@ -5,6 +5,7 @@ import { FfmpegVideoRuntime } from './ffmpeg-video.runtime.js';
 import { GhostscriptRuntime } from './ghostscript.runtime.js';
 import { Img2pdfRuntime } from './img2pdf.runtime.js';
 import { LibreOfficeRuntime, type LibreOfficeRuntimeOptions } from './libreoffice/libreoffice.runtime.js';
+import { PandocRuntime } from './pandoc.runtime.js';
 import { PopplerRuntime } from './poppler.runtime.js';
 import { SharpImageRuntime } from './sharp-image.runtime.js';
 
@@ -16,7 +17,7 @@ export interface EngineRuntimeOptions {
 
 /** A runtime for every engine this build knows, in the descriptors' order of preference. */
 export function createEngineRuntimes(options: EngineRuntimeOptions = {}): EngineRuntime[] {
-  return [new SharpImageRuntime(), new FfmpegAudioRuntime(), new FfmpegVideoRuntime(), new FfmpegSubtitlesRuntime(), new LibreOfficeRuntime(options.libreoffice), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime()];
+  return [new SharpImageRuntime(), new FfmpegAudioRuntime(), new FfmpegVideoRuntime(), new FfmpegSubtitlesRuntime(), new LibreOfficeRuntime(options.libreoffice), new PandocRuntime(), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime()];
 }
 
 export interface ProbedEngines {

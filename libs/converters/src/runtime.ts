@@ -13,6 +13,7 @@ export {
   LibreOfficeRuntime,
   type LibreOfficeRuntimeOptions,
 } from './libreoffice/libreoffice.runtime.js';
+export { PandocRuntime } from './pandoc.runtime.js';
 export { type PlanResult, type PlanRun, runPlan } from './plan-runner.js';
 export { type PopplerCommands, PopplerRuntime } from './poppler.runtime.js';
 export { SandboxedProcessRunner, type SandboxedResult, type SandboxedRun } from './sandboxed-process.runner.js';

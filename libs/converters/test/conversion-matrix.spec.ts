@@ -10,8 +10,11 @@ import { createEngineRuntimes, probeEngines } from '../src/engine-runtimes.js';
 import { runPlan } from '../src/plan-runner.js';
 import {
   expectDocument,
+  expectMarkup,
   ffprobeEntries,
   ghostscriptPdf,
+  MARKUP_SAMPLES,
+  MARKUP_TARGETS,
   mimeOf,
   pdfPages,
   postScript,
@@ -19,6 +22,7 @@ import {
   SAMPLE_HEADING,
   sampleCsv,
   sampleDocx,
+  sampleEpub,
   sampleHtml,
   sampleOdp,
   sampleOds,
@@ -92,6 +96,8 @@ async function check(target: string, files: string[], source: Sample): Promise<v
     } else if (target === 'pdf' && !source.marker) {
       expect(mimeOf(file)).toBe('application/pdf');
       expect(pdfPages(file)).toBeGreaterThanOrEqual(1);
+    } else if (MARKUP_TARGETS.has(target)) {
+      expectMarkup(file, target, source.marker ?? '');
     } else if (TEXT_TARGETS.has(target)) {
       expectDocument(file, target, source.marker ?? '');
     } else {
@@ -123,6 +129,8 @@ beforeAll(async () => {
   samples.set('svg', write('drawing.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="64"><circle cx="48" cy="32" r="30" fill="#c33"/></svg>'));
   for (const [format, path] of writeMediaSamples(dir)) samples.set(format, { path, video: isVideo.has(format) });
   samples.set('txt', write('notes.txt', sampleTxt(), SAMPLE_HEADING));
+  for (const [format, text] of Object.entries(MARKUP_SAMPLES)) samples.set(format, write(`markup.${format}`, text, SAMPLE_HEADING));
+  samples.set('epub', write('book.epub', sampleEpub(), SAMPLE_HEADING));
   samples.set('html', write('page.html', sampleHtml(), SAMPLE_HEADING));
   samples.set('rtf', write('letter.rtf', sampleRtf(), SAMPLE_HEADING));
   samples.set('docx', write('report.docx', sampleDocx(), SAMPLE_HEADING));
