@@ -20,6 +20,7 @@ PACKAGES=(
   pandoc        # markup engine (md rst org tex ipynb epub ↔ office formats), always --sandbox
   qpdf          # the tests' PDF producer (merged and encrypted samples) and PDF reader
   unzip         # the LibreOffice tests list and read OOXML/ODF outputs with it
+  python3-yaml  # the data tests read YAML outputs with PyYAML (Debian's /usr/bin/python3), not with our parser
   redis-server  # redis-server for private Redis servers (fault-injection tests) and the dev queue
   postgresql    # initdb, pg_ctl, postgres (postgresql-15 on Debian 12) for private PostgreSQL servers
 )

@@ -35,6 +35,8 @@ export interface EngineLimits {
   maxInputPixels?: number;
   /** Documents rendered to images: a page that would render to more pixels is refused before rendering. */
   maxPagePixels?: number;
+  /** Engines that parse in memory: a larger input is refused before it is read. */
+  maxInputBytes?: number;
 }
 
 /**

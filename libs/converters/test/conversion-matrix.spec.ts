@@ -9,8 +9,11 @@ import type { EngineRuntime } from '../src/engine-runtime.js';
 import { createEngineRuntimes, probeEngines } from '../src/engine-runtimes.js';
 import { runPlan } from '../src/plan-runner.js';
 import {
+  DATA_SAMPLES,
+  DATA_TARGETS,
   expectDocument,
   expectMarkup,
+  expectRecords,
   ffprobeEntries,
   ghostscriptPdf,
   MARKUP_SAMPLES,
@@ -96,6 +99,8 @@ async function check(target: string, files: string[], source: Sample): Promise<v
     } else if (target === 'pdf' && !source.marker) {
       expect(mimeOf(file)).toBe('application/pdf');
       expect(pdfPages(file)).toBeGreaterThanOrEqual(1);
+    } else if (DATA_TARGETS.has(target)) {
+      expectRecords(file, target, SAMPLE_CELLS[0]);
     } else if (MARKUP_TARGETS.has(target)) {
       expectMarkup(file, target, source.marker ?? '');
     } else if (TEXT_TARGETS.has(target)) {
@@ -131,6 +136,7 @@ beforeAll(async () => {
   samples.set('txt', write('notes.txt', sampleTxt(), SAMPLE_HEADING));
   for (const [format, text] of Object.entries(MARKUP_SAMPLES)) samples.set(format, write(`markup.${format}`, text, SAMPLE_HEADING));
   samples.set('epub', write('book.epub', sampleEpub(), SAMPLE_HEADING));
+  for (const [format, text] of Object.entries(DATA_SAMPLES)) samples.set(format, write(`records.${format}`, text, SAMPLE_CELLS[0]));
   samples.set('html', write('page.html', sampleHtml(), SAMPLE_HEADING));
   samples.set('rtf', write('letter.rtf', sampleRtf(), SAMPLE_HEADING));
   samples.set('docx', write('report.docx', sampleDocx(), SAMPLE_HEADING));

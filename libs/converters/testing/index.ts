@@ -9,3 +9,4 @@ export * from './vba-project.js';
 export * from './zip-writer.js';
 export * from './media-samples.js';
 export * from './markup-samples.js';
+export * from './data-samples.js';
