@@ -10,15 +10,9 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyApiClient } from './support/key-api-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { convertFile, jobEnded, type X402JobStatus } from './support/x402-jobs.js';
 import { payingFetch } from './support/x402-payer.js';
 
-interface Status {
-  job_id: string;
-  status: string;
-  result_url?: string;
-  failure_type?: string;
-  message?: string;
-}
 
 /**
  * Documents and PDF through the whole service: the warm LibreOffice pool, poppler and Ghostscript behind
@@ -32,26 +26,9 @@ describe('documents and PDF (real service, engines and settlement)', () => {
   const docx = sampleDocx();
   let threePagePdf: Buffer;
 
-  const convert = (fetcher: typeof fetch, file: Buffer, filename: string, target: string, options?: object) => {
-    const body = new FormData();
-    for (const [name, value] of Object.entries({ target_format: target, filename, created_at: '2026-11-01T10:00:00Z', size_bytes: file.length })) body.append(name, String(value));
-    if (options) body.append('options', JSON.stringify(options));
-    body.append('file', new Blob([file], { type: 'application/octet-stream' }), filename);
-    return fetcher(`${t.baseUrl}/api/x402/v1/convert-file`, { method: 'POST', body });
-  };
+  const convert = (fetcher: typeof fetch, file: Buffer, filename: string, target: string, options?: object) => convertFile(t.baseUrl, fetcher, file, filename, target, options);
 
-  async function ended(accepted: Response): Promise<Status> {
-    expect(accepted.status).toBe(202);
-    const { status_url } = (await accepted.json()) as { status_url: string };
-    for (let i = 0; i < 600; i++) {
-      const status = (await (await fetch(status_url)).json()) as Status;
-      if (status.status === 'done' || status.status === 'failed') return status;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('the job did not end');
-  }
-
-  async function bought(done: Status): Promise<{ filename: string; mime_type: string; bytes: Buffer }> {
+  async function bought(done: X402JobStatus): Promise<{ filename: string; mime_type: string; bytes: Buffer }> {
     expect(done.status).toBe('done');
     const purchase = (await (await pay(done.result_url!)).json()) as { download_url: string; filename: string; mime_type: string };
     const bytes = Buffer.from(await (await fetch(purchase.download_url)).arrayBuffer());
@@ -134,7 +111,7 @@ describe('documents and PDF (real service, engines and settlement)', () => {
   });
 
   it('x402: PDF → PNG sells one ZIP of the pages, named by page', async () => {
-    const done = await ended(await convert(pay, threePagePdf, 'minutes.pdf', 'png', { dpi: 36 }));
+    const done = await jobEnded(await convert(pay, threePagePdf, 'minutes.pdf', 'png', { dpi: 36 }));
     const result = await bought(done);
     expect(result).toMatchObject({ filename: 'minutes.zip', mime_type: 'application/zip' });
     const zip = saved('pages.zip', result.bytes);
@@ -144,7 +121,7 @@ describe('documents and PDF (real service, engines and settlement)', () => {
   });
 
   it('x402: DOCX → PNG runs the two-step plan (LibreOffice, then poppler), recorded with the job', async () => {
-    const done = await ended(await convert(pay, docx, 'report.docx', 'png'));
+    const done = await jobEnded(await convert(pay, docx, 'report.docx', 'png'));
     const result = await bought(done);
     // One page: the file itself, not a ZIP.
     expect(result).toMatchObject({ filename: 'report.png', mime_type: 'image/png' });
@@ -159,7 +136,7 @@ describe('documents and PDF (real service, engines and settlement)', () => {
 
   it('x402: a password-protected PDF fails as security_rejected, and its result is never sold', async () => {
     const locked = readFileSync(qpdfEncrypted(saved('open.pdf', threePagePdf), join(dir, 'locked.pdf'), 'secret'));
-    const failed = await ended(await convert(pay, locked, 'locked.pdf', 'png'));
+    const failed = await jobEnded(await convert(pay, locked, 'locked.pdf', 'png'));
     expect(failed).toMatchObject({ status: 'failed', failure_type: 'security_rejected' });
     expect(failed.message).toMatch(/password/i);
     const before = await chain.usdcBalanceOf(chain.payTo);

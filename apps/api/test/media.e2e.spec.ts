@@ -8,14 +8,9 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyApiClient } from './support/key-api-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { convertFile, jobEnded } from './support/x402-jobs.js';
 import { payingFetch } from './support/x402-payer.js';
 
-interface Status {
-  status: string;
-  target_format?: string;
-  detected_input_format?: string;
-  result_url?: string;
-}
 
 /** Video, sound tracks, poster frames and subtitles through the whole service, formats named by their aliases too. */
 describe('media (real service, ffmpeg and settlement)', () => {
@@ -25,23 +20,7 @@ describe('media (real service, ffmpeg and settlement)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fileshift-media-e2e-'));
   let mp4: Buffer;
 
-  const convert = (fetcher: typeof fetch, file: Buffer, filename: string, target: string) => {
-    const body = new FormData();
-    for (const [name, value] of Object.entries({ target_format: target, filename, created_at: '2026-11-01T10:00:00Z', size_bytes: file.length })) body.append(name, String(value));
-    body.append('file', new Blob([file], { type: 'application/octet-stream' }), filename);
-    return fetcher(`${t.baseUrl}/api/x402/v1/convert-file`, { method: 'POST', body });
-  };
-
-  async function ended(accepted: Response): Promise<Status> {
-    expect(accepted.status).toBe(202);
-    const { status_url } = (await accepted.json()) as { status_url: string };
-    for (let i = 0; i < 600; i++) {
-      const status = (await (await fetch(status_url)).json()) as Status;
-      if (status.status === 'done' || status.status === 'failed') return status;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('the job did not end');
-  }
+  const convert = (fetcher: typeof fetch, file: Buffer, filename: string, target: string, options?: object) => convertFile(t.baseUrl, fetcher, file, filename, target, options);
 
   const saved = (name: string, bytes: Buffer) => {
     const path = join(dir, name);
@@ -79,7 +58,7 @@ describe('media (real service, ffmpeg and settlement)', () => {
   });
 
   it('x402: a poster frame asked for as "JPEG" (an alias) is sold as jpg', async () => {
-    const done = await ended(await convert(pay, mp4, 'holiday.mp4', 'JPEG'));
+    const done = await jobEnded(await convert(pay, mp4, 'holiday.mp4', 'JPEG'));
     expect(done).toMatchObject({ status: 'done', target_format: 'jpg', detected_input_format: 'mp4' });
     const purchase = (await (await pay(done.result_url!)).json()) as { download_url: string; filename: string; mime_type: string };
     expect([purchase.filename, purchase.mime_type]).toEqual(['holiday.jpg', 'image/jpeg']);
@@ -89,7 +68,7 @@ describe('media (real service, ffmpeg and settlement)', () => {
 
   it('x402: SubRip → WebVTT keeps the cues', async () => {
     const srt = Buffer.from(SUBTITLE_SAMPLES.srt!);
-    const done = await ended(await convert(pay, srt, 'captions.srt', 'vtt'));
+    const done = await jobEnded(await convert(pay, srt, 'captions.srt', 'vtt'));
     const purchase = (await (await pay(done.result_url!)).json()) as { download_url: string };
     const text = Buffer.from(await (await fetch(purchase.download_url)).arrayBuffer()).toString('utf8');
     expect(text).toMatch(/^WEBVTT/);

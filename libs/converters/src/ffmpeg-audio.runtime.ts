@@ -1,22 +1,13 @@
 import { ConversionError } from './conversion-error.js';
 import { FFMPEG_AUDIO_DESCRIPTOR } from './descriptors/ffmpeg-audio.descriptor.js';
-import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
+import { singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
 import { AUDIO_ENCODINGS, type AudioTarget, effectiveBitrate } from './ffmpeg/ffmpeg-formats.js';
-import { type FfmpegTools, probeFfmpeg, probeMedia, runFfmpeg } from './ffmpeg/ffmpeg-process.js';
-import { SandboxedProcessRunner } from './sandboxed-process.runner.js';
+import { FfmpegEngine } from './ffmpeg/ffmpeg-engine.js';
+import { probeMedia, runFfmpeg } from './ffmpeg/ffmpeg-process.js';
 
 /** Audio through ffmpeg (Debian package), inside the sandboxed runner: local files only, no network. */
-export class FfmpegAudioRuntime implements EngineRuntime {
+export class FfmpegAudioRuntime extends FfmpegEngine {
   readonly descriptor = FFMPEG_AUDIO_DESCRIPTOR;
-  private readonly tools: FfmpegTools;
-
-  constructor(runner = new SandboxedProcessRunner(), ffmpeg = 'ffmpeg', ffprobe = 'ffprobe') {
-    this.tools = { runner, ffmpeg, ffprobe };
-  }
-
-  probe(): Promise<EngineAvailability> {
-    return probeFfmpeg(this.tools);
-  }
 
   async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
     const to = request.to as AudioTarget;

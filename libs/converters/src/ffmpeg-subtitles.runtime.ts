@@ -1,8 +1,8 @@
 import { ConversionError } from './conversion-error.js';
 import { FFMPEG_SUBTITLES_DESCRIPTOR, type SUBTITLE_FORMATS } from './descriptors/ffmpeg-subtitles.descriptor.js';
-import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
-import { type FfmpegTools, probeFfmpeg, probeMedia, runFfmpeg } from './ffmpeg/ffmpeg-process.js';
-import { SandboxedProcessRunner } from './sandboxed-process.runner.js';
+import { singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
+import { FfmpegEngine } from './ffmpeg/ffmpeg-engine.js';
+import { probeMedia, runFfmpeg } from './ffmpeg/ffmpeg-process.js';
 
 const SUBTITLE_ENCODINGS: Record<(typeof SUBTITLE_FORMATS)[number], string[]> = {
   srt: ['-c:s', 'srt', '-f', 'srt'],
@@ -11,17 +11,8 @@ const SUBTITLE_ENCODINGS: Record<(typeof SUBTITLE_FORMATS)[number], string[]> = 
 };
 
 /** Subtitles through ffmpeg (Debian package), inside the sandboxed runner: cue timings and text carried across. */
-export class FfmpegSubtitlesRuntime implements EngineRuntime {
+export class FfmpegSubtitlesRuntime extends FfmpegEngine {
   readonly descriptor = FFMPEG_SUBTITLES_DESCRIPTOR;
-  private readonly tools: FfmpegTools;
-
-  constructor(runner = new SandboxedProcessRunner(), ffmpeg = 'ffmpeg', ffprobe = 'ffprobe') {
-    this.tools = { runner, ffmpeg, ffprobe };
-  }
-
-  probe(): Promise<EngineAvailability> {
-    return probeFfmpeg(this.tools);
-  }
 
   async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
     const to = request.to as keyof typeof SUBTITLE_ENCODINGS;

@@ -1,9 +1,9 @@
 import { ConversionError } from './conversion-error.js';
 import { FFMPEG_VIDEO_DESCRIPTOR, type POSTER_WRITES, type VIDEO_WRITES } from './descriptors/ffmpeg-video.descriptor.js';
-import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
+import { singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
 import { AUDIO_ENCODINGS, type AudioTarget, effectiveBitrate } from './ffmpeg/ffmpeg-formats.js';
-import { type FfmpegTools, type MediaProbe, probeFfmpeg, probeMedia, runFfmpeg } from './ffmpeg/ffmpeg-process.js';
-import { SandboxedProcessRunner } from './sandboxed-process.runner.js';
+import { FfmpegEngine } from './ffmpeg/ffmpeg-engine.js';
+import { type MediaProbe, probeMedia, runFfmpeg } from './ffmpeg/ffmpeg-process.js';
 
 /** H.264 and yuv420p want even dimensions; odd ones are rounded down by one pixel. */
 const EVEN_SIZE = 'scale=trunc(iw/2)*2:trunc(ih/2)*2';
@@ -50,17 +50,8 @@ export function videoOutputArgs(to: VideoTarget, maxDurationSeconds: number): { 
 }
 
 /** Video through ffmpeg (Debian package), inside the sandboxed runner: local files only, no network. */
-export class FfmpegVideoRuntime implements EngineRuntime {
+export class FfmpegVideoRuntime extends FfmpegEngine {
   readonly descriptor = FFMPEG_VIDEO_DESCRIPTOR;
-  private readonly tools: FfmpegTools;
-
-  constructor(runner = new SandboxedProcessRunner(), ffmpeg = 'ffmpeg', ffprobe = 'ffprobe') {
-    this.tools = { runner, ffmpeg, ffprobe };
-  }
-
-  probe(): Promise<EngineAvailability> {
-    return probeFfmpeg(this.tools);
-  }
 
   async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
     const to = request.to;
