@@ -17,6 +17,8 @@ PACKAGES=(
   poppler-utils # pdfinfo, pdftoppm, pdftotext, pdftohtml (PDF engine), pdfimages and pdffonts (test checks)
   ghostscript   # PostScript to PDF, PDF/A, PDF compression (always -dSAFER)
   img2pdf       # images to PDF, lossless
+  libarchive-tools # bsdtar: the archives engine (zip, 7z, tar, tar.gz, tar.bz2, tar.xz)
+  7zip          # 7-Zip (7zz): the archive tests' 7z producer and reader, independent of bsdtar
   qpdf          # the tests' PDF producer (merged and encrypted samples) and PDF reader
   unzip         # the LibreOffice tests list and read OOXML/ODF outputs with it
   redis-server  # redis-server for private Redis servers (fault-injection tests) and the dev queue

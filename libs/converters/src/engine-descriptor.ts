@@ -35,6 +35,17 @@ export interface EngineLimits {
   maxInputPixels?: number;
   /** Documents rendered to images: a page that would render to more pixels is refused before rendering. */
   maxPagePixels?: number;
+  /** Archives: an archive listing more entries (files and directories) is refused before extracting (`file_too_large`). */
+  maxEntries?: number;
+  /**
+   * Archives: the most bytes the entries may expand to. Declared sizes over it are refused before extracting
+   * (`file_too_large`); an extraction writing more than the archive declared is killed (`security_rejected`).
+   */
+  maxExpandedBytes?: number;
+  /** Archives: declared expanded size over archive size past which an archive is a bomb (`security_rejected`). */
+  maxCompressionRatio?: number;
+  /** Archives: the most directory levels an entry's path may have (`security_rejected`). */
+  maxPathDepth?: number;
 }
 
 /**

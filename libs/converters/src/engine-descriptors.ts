@@ -1,3 +1,4 @@
+import { ARCHIVES_DESCRIPTOR } from './descriptors/archives.descriptor.js';
 import { FFMPEG_AUDIO_DESCRIPTOR } from './descriptors/ffmpeg-audio.descriptor.js';
 import { FFMPEG_SUBTITLES_DESCRIPTOR } from './descriptors/ffmpeg-subtitles.descriptor.js';
 import { FFMPEG_VIDEO_DESCRIPTOR } from './descriptors/ffmpeg-video.descriptor.js';
@@ -18,6 +19,7 @@ export const ENGINE_DESCRIPTORS: readonly EngineDescriptor[] = [
   POPPLER_DESCRIPTOR,
   GHOSTSCRIPT_DESCRIPTOR,
   IMG2PDF_DESCRIPTOR,
+  ARCHIVES_DESCRIPTOR,
 ];
 
 const BY_ID = new Map(ENGINE_DESCRIPTORS.map((descriptor) => [descriptor.id, descriptor]));

@@ -1,3 +1,4 @@
+import { ArchivesRuntime } from './archives.runtime.js';
 import type { EngineAvailability, EngineRuntime } from './engine-runtime.js';
 import { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
 import { FfmpegSubtitlesRuntime } from './ffmpeg-subtitles.runtime.js';
@@ -16,7 +17,7 @@ export interface EngineRuntimeOptions {
 
 /** A runtime for every engine this build knows, in the descriptors' order of preference. */
 export function createEngineRuntimes(options: EngineRuntimeOptions = {}): EngineRuntime[] {
-  return [new SharpImageRuntime(), new FfmpegAudioRuntime(), new FfmpegVideoRuntime(), new FfmpegSubtitlesRuntime(), new LibreOfficeRuntime(options.libreoffice), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime()];
+  return [new SharpImageRuntime(), new FfmpegAudioRuntime(), new FfmpegVideoRuntime(), new FfmpegSubtitlesRuntime(), new LibreOfficeRuntime(options.libreoffice), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime(), new ArchivesRuntime()];
 }
 
 export interface ProbedEngines {

@@ -8,3 +8,4 @@ export * from './pdf-samples.js';
 export * from './vba-project.js';
 export * from './zip-writer.js';
 export * from './media-samples.js';
+export * from './archive-samples.js';
