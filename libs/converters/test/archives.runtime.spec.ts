@@ -135,8 +135,10 @@ describe('ArchivesRuntime (Debian package libarchive-tools: bsdtar)', () => {
     expect(readdirSync(workRoot)).toEqual([]);
   });
 
-  it('carries names that look like options or inclusions ("-C", "@list", spaces) as plain names', async () => {
-    const contents: ArchiveContents = { '-C': Buffer.from('c'), '@list': Buffer.from('at'), '--help': Buffer.from('h'), 'with space.txt': Buffer.from('s'), 'sub/': null, 'sub/-x': Buffer.from('x') };
+  it('carries names that look like options or inclusions ("-C", "@list"), spaces and a newline as plain names', async () => {
+    const contents: ArchiveContents = {
+      '-C': Buffer.from('c'), '@list': Buffer.from('at'), '--help': Buffer.from('h'), 'with space.txt': Buffer.from('s'), 'new\nline.txt': Buffer.from('n'), 'sub/': null, 'sub/-x': Buffer.from('x'),
+    };
     const tar = writeArchiveSample('tar', join(dir, 'odd-names.tar'), contents);
     const [zip] = (await convertStep(runtime, { inputPath: tar, from: 'tar', to: 'zip' }, dir, { workDir: workRoot })) as [string];
     expectArchive(zip, 'zip', contents);
