@@ -18,6 +18,8 @@ PACKAGES=(
   ghostscript   # PostScript to PDF, PDF/A, PDF compression (always -dSAFER)
   img2pdf       # images to PDF, lossless
   pandoc        # markup engine (md rst org tex ipynb epub ↔ office formats), always --sandbox
+  libarchive-tools # bsdtar: the archives engine (zip, 7z, tar, tar.gz, tar.bz2, tar.xz)
+  7zip          # 7-Zip (7zz): the archive tests' 7z producer and reader, independent of bsdtar
   qpdf          # the tests' PDF producer (merged and encrypted samples) and PDF reader
   unzip         # the LibreOffice tests list and read OOXML/ODF outputs with it
   python3-yaml  # the data tests read YAML outputs with PyYAML (Debian's /usr/bin/python3), not with our parser

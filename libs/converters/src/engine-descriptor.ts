@@ -37,6 +37,17 @@ export interface EngineLimits {
   maxPagePixels?: number;
   /** Engines that parse in memory: a larger input is refused before it is read. */
   maxInputBytes?: number;
+  /** Archives: an archive listing more entries (files and directories) is refused before extracting (`file_too_large`). */
+  maxEntries?: number;
+  /**
+   * Archives: the most bytes the entries may expand to. Declared sizes over it are refused before extracting
+   * (`file_too_large`); an extraction writing more than the archive declared is killed (`security_rejected`).
+   */
+  maxExpandedBytes?: number;
+  /** Archives: declared expanded size over archive size past which an archive is a bomb (`security_rejected`). */
+  maxCompressionRatio?: number;
+  /** Archives: the most directory levels an entry's path may have (`security_rejected`). */
+  maxPathDepth?: number;
 }
 
 /**

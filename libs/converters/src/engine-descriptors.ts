@@ -1,3 +1,4 @@
+import { ARCHIVES_DESCRIPTOR } from './descriptors/archives.descriptor.js';
 import { DATA_DESCRIPTOR } from './descriptors/data.descriptor.js';
 import { FFMPEG_AUDIO_DESCRIPTOR } from './descriptors/ffmpeg-audio.descriptor.js';
 import { FFMPEG_SUBTITLES_DESCRIPTOR } from './descriptors/ffmpeg-subtitles.descriptor.js';
@@ -22,6 +23,7 @@ export const ENGINE_DESCRIPTORS: readonly EngineDescriptor[] = [
   GHOSTSCRIPT_DESCRIPTOR,
   IMG2PDF_DESCRIPTOR,
   DATA_DESCRIPTOR,
+  ARCHIVES_DESCRIPTOR,
 ];
 
 const BY_ID = new Map(ENGINE_DESCRIPTORS.map((descriptor) => [descriptor.id, descriptor]));

@@ -1,3 +1,4 @@
+import { ArchivesRuntime } from './archives.runtime.js';
 import { DataFormatsRuntime } from './data-formats.runtime.js';
 import type { EngineAvailability, EngineRuntime } from './engine-runtime.js';
 import { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
@@ -18,7 +19,7 @@ export interface EngineRuntimeOptions {
 
 /** A runtime for every engine this build knows, in the descriptors' order of preference. */
 export function createEngineRuntimes(options: EngineRuntimeOptions = {}): EngineRuntime[] {
-  return [new SharpImageRuntime(), new FfmpegAudioRuntime(), new FfmpegVideoRuntime(), new FfmpegSubtitlesRuntime(), new LibreOfficeRuntime(options.libreoffice), new PandocRuntime(), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime(), new DataFormatsRuntime()];
+  return [new SharpImageRuntime(), new FfmpegAudioRuntime(), new FfmpegVideoRuntime(), new FfmpegSubtitlesRuntime(), new LibreOfficeRuntime(options.libreoffice), new PandocRuntime(), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime(), new DataFormatsRuntime(), new ArchivesRuntime()];
 }
 
 export interface ProbedEngines {

@@ -1,6 +1,7 @@
 // What workers import: the engines' runtimes, the sandboxed runner and the plan runner.
 export { convertData, DataFormatsRuntime } from './data-formats.runtime.js';
 export { createEngineRuntimes, type EngineRuntimeOptions, probeEngines, type ProbedEngines } from './engine-runtimes.js';
+export { ArchivesRuntime } from './archives.runtime.js';
 export { type EngineAvailability, type EngineRuntime, pageOutput, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
 export { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
 export { FfmpegSubtitlesRuntime } from './ffmpeg-subtitles.runtime.js';

@@ -38,6 +38,7 @@ import {
   writeLegacyOfficeSamples,
   writeMediaSamples,
 } from '../testing/index.js';
+import { expectArchive, isArchiveSampleFormat, writeArchiveSamples } from '../testing/archive-samples.js';
 
 /**
  * The conversion matrix: the graph of every engine of this build, which is what a worker with all its
@@ -105,6 +106,8 @@ async function check(target: string, files: string[], source: Sample): Promise<v
       expectMarkup(file, target, source.marker ?? '');
     } else if (TEXT_TARGETS.has(target)) {
       expectDocument(file, target, source.marker ?? '');
+    } else if (isArchiveSampleFormat(target)) {
+      expectArchive(file, target);
     } else {
       throw new Error(`no check for the target ${target}: a pair without a check may not be advertised`);
     }
@@ -133,6 +136,7 @@ beforeAll(async () => {
   }
   samples.set('svg', write('drawing.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="64"><circle cx="48" cy="32" r="30" fill="#c33"/></svg>'));
   for (const [format, path] of writeMediaSamples(dir)) samples.set(format, { path, video: isVideo.has(format) });
+  for (const [format, path] of writeArchiveSamples(dir)) samples.set(format, { path });
   samples.set('txt', write('notes.txt', sampleTxt(), SAMPLE_HEADING));
   for (const [format, text] of Object.entries(MARKUP_SAMPLES)) samples.set(format, write(`markup.${format}`, text, SAMPLE_HEADING));
   samples.set('epub', write('book.epub', sampleEpub(), SAMPLE_HEADING));

@@ -10,3 +10,4 @@ export * from './zip-writer.js';
 export * from './media-samples.js';
 export * from './markup-samples.js';
 export * from './data-samples.js';
+export * from './archive-samples.js';

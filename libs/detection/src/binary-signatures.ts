@@ -1,4 +1,4 @@
-import { ascii, indexOfText, startsWith, startsWithText } from './bytes.js';
+import { ascii, indexOfText, startsWith, startsWithText, uint16le } from './bytes.js';
 import { ebmlClue, isoBmffClue, oggClue, ole2Clue, riffClue, zipClue } from './container-clues.js';
 import type { ContentGuess } from './content-guess.js';
 
@@ -51,9 +51,11 @@ const PROBES: readonly Probe[] = [
   (h) => (startsWith(h, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) ? ole2Clue() : undefined),
   magic('rar', 'Rar!\x1a\x07', 0.99),
   magic('7z', [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], 0.99),
-  magic('gz', [0x1f, 0x8b, 0x08], 0.97, 0, 18),
-  magic('bz2', 'BZh', 0.9),
-  magic('xz', [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], 0.99),
+  // A compressed file may hold a tar archive (tgz, tbz2, txz): the name picks within the family; the bytes
+  // alone say only gz, bz2 or xz, unless gzip kept the original name of a .tar file.
+  (h) => (startsWith(h, [0x1f, 0x8b, 0x08]) ? gzipClue(h) : undefined),
+  (h) => (startsWithText(h, 'BZh') ? { format: 'bz2', confidence: 0.9, reason: 'magic number of bz2', family: ['bz2', 'tbz2'] } : undefined),
+  (h) => (startsWith(h, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) ? { format: 'xz', confidence: 0.99, reason: 'magic number of xz', family: ['xz', 'txz'] } : undefined),
   magic('zst', [0x28, 0xb5, 0x2f, 0xfd], 0.97),
   magic('lz4', [0x04, 0x22, 0x4d, 0x18], 0.97),
   magic('cab', 'MSCF', 0.97),
@@ -133,6 +135,25 @@ function whitespaceAfter(header: Uint8Array, format: string): ContentGuess | und
   return next === 0x0a || next === 0x0d || next === 0x20 || next === 0x09 || next === 0x23
     ? { format, confidence: 0.9, reason: 'Netpbm header' }
     : undefined;
+}
+
+const GZIP_FEXTRA = 0x04;
+const GZIP_FNAME = 0x08;
+
+/**
+ * A gzip member (RFC 1952). `gzip file.tar` keeps the original name in the header (FNAME): a name ending in
+ * .tar shows a tgz. Without it (tar -z, a pipe) the bytes cannot tell a tgz from any gzipped file.
+ */
+function gzipClue(header: Uint8Array): ContentGuess {
+  const flags = header[3] ?? 0;
+  if (flags & GZIP_FNAME) {
+    const start = 10 + (flags & GZIP_FEXTRA ? 2 + uint16le(header, 10) : 0);
+    const end = header.indexOf(0, start);
+    if (end > start && /\.tar$/i.test(ascii(header, start, end))) {
+      return { format: 'tgz', confidence: 0.95, reason: 'gzip header naming the original file *.tar', family: ['tgz', 'gz'], minSize: 18 };
+    }
+  }
+  return { format: 'gz', confidence: 0.97, reason: 'magic number of gz', family: ['gz', 'tgz'], minSize: 18 };
 }
 
 /** An ID3 tag precedes MP3 audio (and rarely AAC or FLAC); skip it to look at the frame if it fits. */

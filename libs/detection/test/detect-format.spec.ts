@@ -53,6 +53,26 @@ describe('detectFormat', () => {
     expect(best('unknown', ole2)).toBe('doc');
   });
 
+  it('tells a tar inside gzip, bzip2 or xz by the name; the bytes alone say only the compression', () => {
+    const gzip = (flags: number, name = '') => Buffer.concat([hex(`1f8b08${flags.toString(16).padStart(2, '0')} 00000000 0003`), text(name ? `${name}\0` : ''), Buffer.alloc(40, 0x55)]);
+    const bzip2 = Buffer.concat([text('BZh91AY&SY'), Buffer.alloc(40, 0x55)]);
+    const xz = Buffer.concat([hex('fd377a585a00 0004e6d6b446'), Buffer.alloc(40, 0x55)]);
+    expect(['backup.tar.gz', 'backup.tgz', 'backup.gz', 'backup', 'backup.TAR.GZ'].map((name) => best(name, gzip(0)))).toEqual(['tgz', 'tgz', 'gz', 'gz', 'tgz']);
+    expect(['backup.tar.bz2', 'backup.tbz2', 'backup.bz2', 'backup'].map((name) => best(name, bzip2))).toEqual(['tbz2', 'tbz2', 'bz2', 'bz2']);
+    expect(['backup.tar.xz', 'backup.txz', 'backup.xz', 'backup'].map((name) => best(name, xz))).toEqual(['txz', 'txz', 'xz', 'xz']);
+    const named = detect('backup.tar.gz', gzip(0));
+    expect(named.best).toMatchObject({ evidence: 'content', confidence: 0.97 });
+    expect(named.extensionMatches).toBe(true);
+    // gzip kept the original name: a .tar inside, whatever the file is called now.
+    expect(best('download', gzip(0x08, 'site-2024.tar'))).toBe('tgz');
+    expect(best('download', gzip(0x08, 'notes.txt'))).toBe('gz');
+    expect(best('download', Buffer.concat([hex('1f8b080c 00000000 0003 0400'), text('abcd'), text('x.tar\0'), Buffer.alloc(20)]))).toBe('tgz');
+    // Not a gzip at all: the name alone vouches for tgz, and weakly.
+    const words = detect('backup.tar.gz', text('just words, no archive here at all'));
+    expect(words.best?.format.id).toBe('txt');
+    expect(words.candidates.find((c) => c.format.id === 'tgz')).toMatchObject({ evidence: 'name', confidence: 0.1 });
+  });
+
   it('reads ISO-BMFF brands, RIFF forms, EBML doctypes and Ogg codecs', () => {
     const ftyp = (brand: string) => Buffer.concat([hex('00000020'), text(`ftyp${brand}00000200isomiso2`)]);
     expect(best('x', ftyp('isom'))).toBe('mp4');

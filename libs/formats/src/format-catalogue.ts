@@ -41,9 +41,18 @@ export function mimeTypeOf(id: string): string {
   return byId.get(id)?.mimeTypes[0] ?? 'application/octet-stream';
 }
 
-/** The extension of a file name (lowercase, no dot), or '' when it has none. */
+/** Extensions of two parts that formats list (`tar.gz`, `tar.bz2`, `tar.xz`), longest first. */
+const DOUBLE_EXTENSIONS = FORMATS.flatMap((format) => format.extensions.filter((extension) => extension.includes('.'))).sort((a, b) => b.length - a.length);
+
+/**
+ * The extension of a file name (lowercase, no leading dot), or '' when it has none. A double extension the
+ * catalogue knows counts as one: `archive.tar.gz` → `tar.gz` (a tgz), `notes.txt.gz` → `gz`.
+ */
 export function extensionOf(filename: string): string {
   const base = filename.split(/[\\/]/).pop() ?? '';
+  const lower = base.toLowerCase();
+  const double = DOUBLE_EXTENSIONS.find((extension) => lower.length > extension.length + 1 && lower.endsWith(`.${extension}`));
+  if (double) return double;
   const dot = base.lastIndexOf('.');
   return dot > 0 && dot < base.length - 1 ? base.slice(dot + 1).toLowerCase() : '';
 }

@@ -11,7 +11,9 @@ describe('format catalogue', () => {
     for (const format of FORMATS) {
       expect(format.id).toMatch(/^[a-z0-9]+$/);
       expect(format.extension).toBe(format.extensions[0]);
-      expect(format.extensions.every((e) => /^[a-z0-9]+$/.test(e))).toBe(true);
+      // Canonical extensions are one word; an alias may be a double extension (tar.gz).
+      expect(format.extension).toMatch(/^[a-z0-9]+$/);
+      expect(format.extensions.every((e) => /^[a-z0-9]+(\.[a-z0-9]+)?$/.test(e))).toBe(true);
       expect(format.mimeTypes.length).toBeGreaterThan(0);
       expect(FORMAT_CATEGORIES).toContain(format.category);
     }
@@ -45,9 +47,20 @@ describe('format catalogue', () => {
     expect(resolved('wepb')).toBeUndefined();
   });
 
+  it('knows tar archives inside gzip, bzip2 and xz by their double extensions, apart from plain compressed files', () => {
+    const byName = (name: string) => formatByExtension(extensionOf(name))?.id;
+    expect(['a.tar.gz', 'a.tgz', 'a.tar.bz2', 'a.tbz2', 'a.tbz', 'a.tar.xz', 'a.txz'].map(byName)).toEqual(['tgz', 'tgz', 'tbz2', 'tbz2', 'tbz2', 'txz', 'txz']);
+    expect(['a.gz', 'a.txt.gz', 'a.bz2', 'a.xz', 'a.tar'].map(byName)).toEqual(['gz', 'gz', 'bz2', 'xz', 'tar']);
+    expect(['tar.gz', '.TAR.XZ', 'tbz'].map((name) => resolveFormat(name)?.id)).toEqual(['tgz', 'txz', 'tbz2']);
+    expect(mimeTypeOf('tgz')).toBe('application/gzip');
+  });
+
   it('takes the extension of a file name', () => {
     expect(extensionOf('photo.JPG')).toBe('jpg');
-    expect(extensionOf('archive.tar.gz')).toBe('gz');
+    expect(extensionOf('archive.tar.gz')).toBe('tar.gz');
+    expect(extensionOf('dir/Backup.TAR.BZ2')).toBe('tar.bz2');
+    expect(extensionOf('notes.txt.gz')).toBe('gz');
+    expect(extensionOf('.tar.gz')).toBe('gz');
     expect(extensionOf('.bashrc')).toBe('');
     expect(extensionOf('README')).toBe('');
     expect(extensionOf('dir.v2/file')).toBe('');

@@ -10,7 +10,7 @@ import { KeyApiUpload } from './key-api-upload.entity.js';
 
 export const KEY_API_FILE_RETENTION_MS = 24 * 3600 * 1000;
 /** 32 random characters (192 bits), then the client's extension so the name stays readable. */
-export const UPLOAD_FILENAME = /^[A-Za-z0-9_-]{32}(\.[a-z0-9]{1,10})?$/;
+export const UPLOAD_FILENAME = /^[A-Za-z0-9_-]{32}(\.[a-z0-9]{1,10}){0,2}$/;
 
 /** The storage key of an upload: its random part, so it is known before the client's file name arrives. */
 export const uploadStorageKey = (filename: string) => `key-api/uploads/${filename.slice(0, 32)}`;
@@ -44,7 +44,8 @@ export class KeyApiUploads {
       throw new UploadError(UploadErrorCode.EmptyFile, 'The file is empty.');
     }
     const extension = extensionOf(file.clientFilename);
-    const filename = `${slot.id}${/^[a-z0-9]{1,10}$/.test(extension) ? `.${extension}` : ''}`;
+    // A double extension the catalogue knows (tar.gz) is kept whole.
+    const filename = `${slot.id}${/^[a-z0-9]{1,10}(\.[a-z0-9]{1,10})?$/.test(extension) ? `.${extension}` : ''}`;
     return this.uploads.save(
       this.uploads.create({
         filename,
