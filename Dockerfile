@@ -20,7 +20,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends tini ca-certificates file fonts-dejavu-core fonts-liberation2 \
       ffmpeg \
       libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno \
-      poppler-utils ghostscript img2pdf pandoc \
+      poppler-utils ghostscript img2pdf pandoc imagemagick \
       libarchive-tools \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app

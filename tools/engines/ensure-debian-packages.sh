@@ -17,6 +17,7 @@ PACKAGES=(
   poppler-utils # pdfinfo, pdftoppm, pdftotext, pdftohtml (PDF engine), pdfimages and pdffonts (test checks)
   ghostscript   # PostScript to PDF, PDF/A, PDF compression (always -dSAFER)
   img2pdf       # images to PDF, lossless
+  imagemagick   # bmp ico tga ppm pgm pbm psd jp2 heic pcx xpm, under our own policy
   pandoc        # markup engine (md rst org tex ipynb epub ↔ office formats), always --sandbox
   libarchive-tools # bsdtar: the archives engine (zip, 7z, tar, tar.gz, tar.bz2, tar.xz)
   7zip          # 7-Zip (7zz): the archive tests' 7z producer and reader, independent of bsdtar

@@ -4,6 +4,7 @@ import { FFMPEG_AUDIO_DESCRIPTOR } from './descriptors/ffmpeg-audio.descriptor.j
 import { FFMPEG_SUBTITLES_DESCRIPTOR } from './descriptors/ffmpeg-subtitles.descriptor.js';
 import { FFMPEG_VIDEO_DESCRIPTOR } from './descriptors/ffmpeg-video.descriptor.js';
 import { GHOSTSCRIPT_DESCRIPTOR } from './descriptors/ghostscript.descriptor.js';
+import { IMAGEMAGICK_DESCRIPTOR } from './descriptors/imagemagick.descriptor.js';
 import { IMG2PDF_DESCRIPTOR } from './descriptors/img2pdf.descriptor.js';
 import { LIBREOFFICE_DESCRIPTOR } from './descriptors/libreoffice.descriptor.js';
 import { PANDOC_DESCRIPTOR } from './descriptors/pandoc.descriptor.js';
@@ -14,6 +15,7 @@ import type { EngineDescriptor } from './engine-descriptor.js';
 /** Every engine this build knows, in order of preference where two offer a pair at the same cost. */
 export const ENGINE_DESCRIPTORS: readonly EngineDescriptor[] = [
   SHARP_DESCRIPTOR,
+  IMAGEMAGICK_DESCRIPTOR,
   FFMPEG_AUDIO_DESCRIPTOR,
   FFMPEG_VIDEO_DESCRIPTOR,
   FFMPEG_SUBTITLES_DESCRIPTOR,

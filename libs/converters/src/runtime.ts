@@ -8,6 +8,7 @@ export { FfmpegSubtitlesRuntime } from './ffmpeg-subtitles.runtime.js';
 export { FfmpegVideoRuntime, videoOutputArgs } from './ffmpeg-video.runtime.js';
 export { inputArgs as ffmpegInputArgs } from './ffmpeg/ffmpeg-formats.js';
 export { DEBIAN_SRGB_PROFILE, GhostscriptRuntime } from './ghostscript.runtime.js';
+export { ImageMagickRuntime } from './imagemagick.runtime.js';
 export { Img2pdfRuntime } from './img2pdf.runtime.js';
 export {
   DEFAULT_MAX_CONVERSIONS_PER_INSTANCE,

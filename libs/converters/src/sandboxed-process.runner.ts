@@ -16,6 +16,8 @@ export interface SandboxedRun {
   maxOutputBytes?: number;
   signal?: AbortSignal;
   onStdout?: (chunk: string) => void;
+  /** Variables added to the minimal environment (e.g. where an engine finds its security policy). */
+  env?: Readonly<Record<string, string>>;
   /** Test hook: the pid of the spawned process (also its process group id). */
   onSpawn?: (pid: number) => void;
 }
@@ -51,7 +53,7 @@ export class SandboxedProcessRunner {
     // nice keeps conversions from starving the HTTP process on the same host.
     const child = spawn('nice', ['-n', '10', run.command, ...run.args], {
       cwd: workDir,
-      env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: workDir, TMPDIR: workDir, LANG: 'C.UTF-8' },
+      env: { ...run.env, PATH: '/usr/local/bin:/usr/bin:/bin', HOME: workDir, TMPDIR: workDir, LANG: 'C.UTF-8' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

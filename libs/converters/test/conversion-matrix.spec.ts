@@ -13,11 +13,13 @@ import {
   DATA_TARGETS,
   expectDocument,
   expectMarkup,
+  expectRaster,
   expectRecords,
   ffprobeEntries,
   ghostscriptPdf,
   MARKUP_SAMPLES,
   MARKUP_TARGETS,
+  RASTER_TARGETS,
   mimeOf,
   pdfPages,
   postScript,
@@ -37,6 +39,7 @@ import {
   VIDEO_SAMPLE_FORMATS,
   writeLegacyOfficeSamples,
   writeMediaSamples,
+  writeRasterSamples,
 } from '../testing/index.js';
 import { expectArchive, isArchiveSampleFormat, writeArchiveSamples } from '../testing/archive-samples.js';
 
@@ -100,6 +103,8 @@ async function check(target: string, files: string[], source: Sample): Promise<v
     } else if (target === 'pdf' && !source.marker) {
       expect(mimeOf(file)).toBe('application/pdf');
       expect(pdfPages(file)).toBeGreaterThanOrEqual(1);
+    } else if (RASTER_TARGETS.has(target)) {
+      expectRaster(file, target);
     } else if (DATA_TARGETS.has(target)) {
       expectRecords(file, target, SAMPLE_CELLS[0]);
     } else if (MARKUP_TARGETS.has(target)) {
@@ -135,6 +140,7 @@ beforeAll(async () => {
     samples.set(format, { path });
   }
   samples.set('svg', write('drawing.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="64"><circle cx="48" cy="32" r="30" fill="#c33"/></svg>'));
+  for (const [format, path] of writeRasterSamples(dir)) samples.set(format, { path });
   for (const [format, path] of writeMediaSamples(dir)) samples.set(format, { path, video: isVideo.has(format) });
   for (const [format, path] of writeArchiveSamples(dir)) samples.set(format, { path });
   samples.set('txt', write('notes.txt', sampleTxt(), SAMPLE_HEADING));

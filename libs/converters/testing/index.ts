@@ -11,3 +11,4 @@ export * from './media-samples.js';
 export * from './markup-samples.js';
 export * from './data-samples.js';
 export * from './archive-samples.js';
+export * from './raster-samples.js';
