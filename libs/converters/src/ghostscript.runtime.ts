@@ -66,7 +66,7 @@ export class GhostscriptRuntime implements EngineRuntime {
   }
 
   async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
-    if (request.to !== 'pdf' || (request.from !== 'pdf' && request.from !== 'ps')) throw new ConversionError('unsupported_output_format', `This engine does not convert ${request.from} to ${request.to}.`);
+    if (request.to !== 'pdf' || !['pdf', 'ps', 'eps'].includes(request.from)) throw new ConversionError('unsupported_output_format', `This engine does not convert ${request.from} to ${request.to}.`);
     context.signal.throwIfAborted();
     const deadline = new StepDeadline(context.limits.timeoutMs);
     // Absolute paths: a name starting with "-" or "@" never passes for an option or an argument file.
@@ -87,6 +87,7 @@ export class GhostscriptRuntime implements EngineRuntime {
       await assertPostScriptHeader(inputPath);
       // A program may print any number of pages: one past the limit tells us it went over.
       if (maxPages !== undefined) pageArgs = [`-dLastPage=${maxPages + 1}`];
+      if (request.from === 'eps') pageArgs.push('-dEPSCrop');
     }
 
     let pagesDone = 0;
@@ -117,7 +118,7 @@ export class GhostscriptRuntime implements EngineRuntime {
     throwIfEngineMissing(result, 'PDF');
     if (result.exitCode !== 0) {
       await rm(outputPath, { force: true });
-      throw new ConversionError('unsupported_or_corrupt_input', `The input could not be converted as ${request.from === 'ps' ? 'PostScript' : 'a PDF'} (it is damaged or not supported).`, false, result.stderrTail);
+      throw new ConversionError('unsupported_or_corrupt_input', `The input could not be converted as ${request.from === 'pdf' ? 'a PDF' : 'PostScript'} (it is damaged or not supported).`, false, result.stderrTail);
     }
 
     // Ghostscript may exit 0 having written nothing useful (a PDF it could not open): read what it wrote.

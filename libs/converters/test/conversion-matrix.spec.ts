@@ -16,6 +16,7 @@ import {
   expectRaster,
   expectRecords,
   ffprobeEntries,
+  ghostscriptEps,
   ghostscriptPdf,
   MARKUP_SAMPLES,
   MARKUP_TARGETS,
@@ -155,6 +156,7 @@ beforeAll(async () => {
   samples.set('xlsx', write('table.xlsx', sampleXlsx(), SAMPLE_CELLS[0]));
   samples.set('ods', write('table.ods', sampleOds(), SAMPLE_CELLS[0]));
   samples.set('odp', write('slides.odp', sampleOdp(), SAMPLE_HEADING));
+  samples.set('eps', { path: ghostscriptEps(dir, 'figure', 'Fileshift EPS figure') });
   samples.set('ps', write('pages.ps', postScript(['Fileshift PostScript page one', 'page two']), 'Fileshift PostScript'));
   samples.set('pdf', { path: ghostscriptPdf(dir, 'three-pages', ['Fileshift PDF page one', 'page two', 'page three']), marker: 'Fileshift PDF' });
   const legacy = [

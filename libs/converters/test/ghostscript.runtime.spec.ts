@@ -6,8 +6,8 @@ import { GHOSTSCRIPT_DESCRIPTOR } from '../src/descriptors/ghostscript.descripto
 import { GhostscriptRuntime } from '../src/ghostscript.runtime.js';
 import { processesWith, until } from './support/processes.js';
 import { convertStep, expectFailure, testContext } from './support/test-context.js';
-import { ghostscriptPdf, handPdf, img2pdfPdf, photoJpeg, postScript, qpdfEncrypted, qpdfMerged, reportMissingEngine, run } from '../testing/pdf-samples.js';
-import { pdfPages, pdfText } from '../testing/document-checks.js';
+import { ghostscriptEps, ghostscriptPdf, handPdf, img2pdfPdf, photoJpeg, postScript, qpdfEncrypted, qpdfMerged, reportMissingEngine, run } from '../testing/pdf-samples.js';
+import { pdfInfo, pdfPages, pdfText } from '../testing/document-checks.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-gs-'));
 const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-gs-work-'));
@@ -82,13 +82,22 @@ describe('GhostscriptRuntime (Debian packages ghostscript, poppler-utils)', () =
 
   it('converts every pair of its descriptor, taking each option the pair lists', async () => {
     const given = { pdfa: '2b', compress: 'ebook', pages: '1-2' } as const;
-    const inputs: Record<string, string> = { ps, pdf: hand };
+    const inputs: Record<string, string> = { ps, pdf: hand, eps: ghostscriptEps(dir, 'figure', 'Fileshift figure') };
     for (const pair of GHOSTSCRIPT_DESCRIPTOR.pairs) {
       const options = Object.fromEntries((pair.options ?? []).map((name) => [name, given[name as keyof typeof given]]));
       const [out] = (await convertStep(runtime, { inputPath: inputs[pair.from]!, from: pair.from, to: pair.to, options }, dir, work)) as [string];
       expect(pdfaClaim(out), `${pair.from} → ${pair.to}`).toBe('2B');
-      expect(pdfPages(out)).toBe(pair.from === 'pdf' ? 2 : 3);
+      expect(pdfPages(out)).toBe({ pdf: 2, ps: 3, eps: 1 }[pair.from]);
     }
+  });
+
+  it('converts an EPS to a one-page PDF the size of its bounding box, not of a sheet', async () => {
+    const [out] = (await convertStep(runtime, { inputPath: ghostscriptEps(dir, 'cropped', 'Fileshift figure'), from: 'eps', to: 'pdf' }, dir, work)) as [string];
+    expect(pdfPages(out)).toBe(1);
+    const [width, height] = /Page size:\s+([\d.]+) x ([\d.]+)/.exec(pdfInfo(out))!.slice(1).map(Number) as [number, number];
+    expect(width).toBeLessThan(595);
+    expect(height).toBeLessThan(200);
+    expect(pdfText(out)).toContain('Fileshift figure');
   });
 
   it('converts PostScript written here to a PDF of its pages', async () => {

@@ -20,6 +20,15 @@ export function ghostscriptPdf(dir: string, name: string, pageTexts: readonly st
   return postScriptToPdf(dir, name, postScript(pageTexts));
 }
 
+/** An EPS of one page of text, written by Ghostscript's eps2write (run directly, not through our runtime). */
+export function ghostscriptEps(dir: string, name: string, text: string): string {
+  const ps = join(dir, `${name}-source.ps`);
+  writeFileSync(ps, postScript([text]));
+  const eps = join(dir, `${name}.eps`);
+  run('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=eps2write', `-sOutputFile=${eps}`, ps]);
+  return eps;
+}
+
 /** Ghostscript as a producer, run directly (not through our runtime). */
 export function postScriptToPdf(dir: string, name: string, program: string): string {
   const ps = join(dir, `${name}.ps`);

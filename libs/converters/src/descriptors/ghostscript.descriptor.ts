@@ -1,13 +1,15 @@
 import type { EngineDescriptor } from '../engine-descriptor.js';
 
-/** PostScript to PDF, and a PDF rewritten as PDF/A or re-compressed, through Ghostscript (always -dSAFER). */
+/** PostScript and EPS to PDF, and a PDF rewritten as PDF/A or re-compressed, through Ghostscript (always -dSAFER). */
 export const GHOSTSCRIPT_DESCRIPTOR: EngineDescriptor = {
   id: 'ghostscript',
   engineClass: 'documents',
-  description: 'PostScript to PDF; PDF/A and compression of PDFs (Ghostscript, -dSAFER)',
+  description: 'PostScript and EPS to PDF; PDF/A and compression of PDFs (Ghostscript, -dSAFER)',
   cost: 5,
   pairs: [
     { from: 'ps', to: 'pdf', recommended: true, options: ['pdfa', 'compress'] },
+    // An EPS is one picture: its page is its bounding box (-dEPSCrop); from the PDF, poppler renders it.
+    { from: 'eps', to: 'pdf', recommended: true, options: ['pdfa', 'compress'] },
     { from: 'pdf', to: 'pdf', options: ['pdfa', 'compress', 'pages'] },
   ],
   limits: { timeoutMs: 120_000, maxOutputBytes: 512 * 1024 * 1024, maxPages: 2000 },
