@@ -7,6 +7,7 @@ import { GHOSTSCRIPT_DESCRIPTOR } from './descriptors/ghostscript.descriptor.js'
 import { IMAGEMAGICK_DESCRIPTOR } from './descriptors/imagemagick.descriptor.js';
 import { IMG2PDF_DESCRIPTOR } from './descriptors/img2pdf.descriptor.js';
 import { LIBREOFFICE_DESCRIPTOR } from './descriptors/libreoffice.descriptor.js';
+import { OFFICE_MARKDOWN_DESCRIPTOR } from './descriptors/office-markdown.descriptor.js';
 import { PANDOC_DESCRIPTOR } from './descriptors/pandoc.descriptor.js';
 import { POPPLER_DESCRIPTOR } from './descriptors/poppler.descriptor.js';
 import { SHARP_DESCRIPTOR } from './descriptors/sharp.descriptor.js';
@@ -21,6 +22,7 @@ export const ENGINE_DESCRIPTORS: readonly EngineDescriptor[] = [
   FFMPEG_SUBTITLES_DESCRIPTOR,
   LIBREOFFICE_DESCRIPTOR,
   PANDOC_DESCRIPTOR,
+  OFFICE_MARKDOWN_DESCRIPTOR,
   POPPLER_DESCRIPTOR,
   GHOSTSCRIPT_DESCRIPTOR,
   IMG2PDF_DESCRIPTOR,

@@ -8,6 +8,7 @@ import { GhostscriptRuntime } from './ghostscript.runtime.js';
 import { ImageMagickRuntime } from './imagemagick.runtime.js';
 import { Img2pdfRuntime } from './img2pdf.runtime.js';
 import { LibreOfficeRuntime, type LibreOfficeRuntimeOptions } from './libreoffice/libreoffice.runtime.js';
+import { OfficeMarkdownRuntime } from './office-markdown.runtime.js';
 import { PandocRuntime } from './pandoc.runtime.js';
 import { PopplerRuntime } from './poppler.runtime.js';
 import { SharpImageRuntime } from './sharp-image.runtime.js';
@@ -20,7 +21,7 @@ export interface EngineRuntimeOptions {
 
 /** A runtime for every engine this build knows, in the descriptors' order of preference. */
 export function createEngineRuntimes(options: EngineRuntimeOptions = {}): EngineRuntime[] {
-  return [new SharpImageRuntime(), new ImageMagickRuntime(), new FfmpegAudioRuntime(), new FfmpegVideoRuntime(), new FfmpegSubtitlesRuntime(), new LibreOfficeRuntime(options.libreoffice), new PandocRuntime(), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime(), new DataFormatsRuntime(), new ArchivesRuntime()];
+  return [new SharpImageRuntime(), new ImageMagickRuntime(), new FfmpegAudioRuntime(), new FfmpegVideoRuntime(), new FfmpegSubtitlesRuntime(), new LibreOfficeRuntime(options.libreoffice), new PandocRuntime(), new OfficeMarkdownRuntime(), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime(), new DataFormatsRuntime(), new ArchivesRuntime()];
 }
 
 export interface ProbedEngines {

@@ -16,6 +16,7 @@ export {
   LibreOfficeRuntime,
   type LibreOfficeRuntimeOptions,
 } from './libreoffice/libreoffice.runtime.js';
+export { OfficeMarkdownRuntime } from './office-markdown.runtime.js';
 export { PandocRuntime } from './pandoc.runtime.js';
 export { type PlanResult, type PlanRun, runPlan } from './plan-runner.js';
 export { type PopplerCommands, PopplerRuntime } from './poppler.runtime.js';
