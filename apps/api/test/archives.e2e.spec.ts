@@ -8,17 +8,9 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyApiClient } from './support/key-api-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { convertFile, jobEnded } from './support/x402-jobs.js';
 import { payingFetch } from './support/x402-payer.js';
 
-interface Status {
-  status: string;
-  job_id: string;
-  target_format?: string;
-  detected_input_format?: string;
-  result_url?: string;
-  failure_type?: string;
-  message?: string;
-}
 
 /** Archives through the whole service: a .tar.gz known by its double extension, each way in, and a hostile zip. */
 describe('archives (real service, bsdtar and settlement)', () => {
@@ -27,23 +19,7 @@ describe('archives (real service, bsdtar and settlement)', () => {
   let pay: typeof fetch;
   const dir = mkdtempSync(join(tmpdir(), 'fileshift-archives-e2e-'));
 
-  const convert = (fetcher: typeof fetch, file: Buffer, filename: string, target: string) => {
-    const body = new FormData();
-    for (const [name, value] of Object.entries({ target_format: target, filename, created_at: '2026-11-01T10:00:00Z', size_bytes: file.length })) body.append(name, String(value));
-    body.append('file', new Blob([file], { type: 'application/octet-stream' }), filename);
-    return fetcher(`${t.baseUrl}/api/x402/v1/convert-file`, { method: 'POST', body });
-  };
-
-  async function ended(accepted: Response): Promise<Status> {
-    expect(accepted.status, await accepted.clone().text()).toBe(202);
-    const { status_url } = (await accepted.json()) as { status_url: string };
-    for (let i = 0; i < 600; i++) {
-      const status = (await (await fetch(status_url)).json()) as Status;
-      if (status.status === 'done' || status.status === 'failed') return status;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('the job did not end');
-  }
+  const convert = (fetcher: typeof fetch, file: Buffer, filename: string, target: string) => convertFile(t.baseUrl, fetcher, file, filename, target);
 
   const saved = (name: string, bytes: Buffer) => {
     const path = join(dir, name);
@@ -78,14 +54,14 @@ describe('archives (real service, bsdtar and settlement)', () => {
 
   it('x402: a backup.tar.gz is read as a tgz by its name and sold as backup.7z; a zip asked for as TXZ as backup.txz', async () => {
     const tgz = readFileSync(writeArchiveSample('tgz', join(dir, 'backup.tar.gz')));
-    const sevenZip = await ended(await convert(pay, tgz, 'backup.tar.gz', '7z'));
+    const sevenZip = await jobEnded(await convert(pay, tgz, 'backup.tar.gz', '7z'));
     expect(sevenZip).toMatchObject({ status: 'done', target_format: '7z', detected_input_format: 'tgz' });
     const first = (await (await pay(sevenZip.result_url!)).json()) as { download_url: string; filename: string; mime_type: string };
     expect([first.filename, first.mime_type]).toEqual(['backup.7z', 'application/x-7z-compressed']);
     expectArchive(saved('backup.7z', Buffer.from(await (await fetch(first.download_url)).arrayBuffer())), '7z');
 
     const zip = readFileSync(writeArchiveSample('zip', join(dir, 'backup.zip')));
-    const done = await ended(await convert(pay, zip, 'backup.zip', 'TXZ'));
+    const done = await jobEnded(await convert(pay, zip, 'backup.zip', 'TXZ'));
     expect(done).toMatchObject({ status: 'done', target_format: 'txz', detected_input_format: 'zip' });
     const purchase = (await (await pay(done.result_url!)).json()) as { download_url: string; filename: string; mime_type: string };
     expect([purchase.filename, purchase.mime_type]).toEqual(['backup.txz', 'application/x-xz']);
@@ -95,7 +71,7 @@ describe('archives (real service, bsdtar and settlement)', () => {
   it('x402: a zip holding a link to /etc/passwd fails as security_rejected, and its result is never sold', async () => {
     const script = 'import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], "w") as z:\n    i = zipfile.ZipInfo("passwd"); i.create_system = 3; i.external_attr = 0o120777 << 16\n    z.writestr(i, "/etc/passwd")';
     execFileSync('/usr/bin/python3', ['-c', script, join(dir, 'hostile.zip')]);
-    const failed = await ended(await convert(pay, readFileSync(join(dir, 'hostile.zip')), 'hostile.zip', 'tgz'));
+    const failed = await jobEnded(await convert(pay, readFileSync(join(dir, 'hostile.zip')), 'hostile.zip', 'tgz'));
     expect(failed).toMatchObject({ status: 'failed', failure_type: 'security_rejected' });
     expect(failed.message).toMatch(/symbolic link/);
     const before = await chain.usdcBalanceOf(chain.payTo);

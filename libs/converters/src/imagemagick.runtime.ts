@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConversionError } from './conversion-error.js';
 import { IMAGEMAGICK_DESCRIPTOR } from './descriptors/imagemagick.descriptor.js';
+import { probeVersions, throwIfEngineMissing } from './engine-process.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
 import { IMAGEMAGICK_POLICY } from './imagemagick/imagemagick-policy.js';
 import { SandboxedProcessRunner } from './sandboxed-process.runner.js';
 
 const PROBE_TIMEOUT_MS = 15_000;
-/** nice exits 127 when the engine binary is not there. */
-const COMMAND_NOT_FOUND = 127;
 
 /** The coder of each format: named on every input and output, so a file's content never chooses one (MVG, MSL…). */
 const CODERS: Record<string, string> = {
@@ -29,14 +28,9 @@ export class ImageMagickRuntime implements EngineRuntime {
     private readonly identifyCommand = 'identify',
   ) {}
 
-  async probe(): Promise<EngineAvailability> {
-    try {
-      const result = await this.runner.run({ command: this.convertCommand, args: ['-version'], timeoutMs: PROBE_TIMEOUT_MS });
-      if (result.exitCode !== 0 || !/ImageMagick/.test(result.stdout)) return { available: false, problem: 'ImageMagick is not installed (apt-get install imagemagick)' };
-      return { available: true, version: result.stdout.split('\n')[0] };
-    } catch (error) {
-      return { available: false, problem: (error as Error).message };
-    }
+  probe(): Promise<EngineAvailability> {
+    const checks = [{ command: this.convertCommand, args: ['-version'] }, { command: this.identifyCommand, args: ['-version'] }];
+    return probeVersions(this.runner, checks, this.descriptor.debianPackages);
   }
 
   async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
@@ -62,7 +56,7 @@ export class ImageMagickRuntime implements EngineRuntime {
       maxOutputBytes: context.limits.maxOutputBytes,
       signal: context.signal,
     });
-    if (result.exitCode === COMMAND_NOT_FOUND) throw new ConversionError('provider_error', 'The image engine is not available.', true, result.stderrTail);
+    throwIfEngineMissing(result, 'image');
     if (/not authorized|limit exceeded|too large|width or height exceeds/i.test(result.stderrTail)) {
       throw new ConversionError('security_rejected', 'The image declares more pixels or needs more memory than this service allows.', false, result.stderrTail);
     }

@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConversionError } from './conversion-error.js';
 import { PANDOC_DESCRIPTOR, type PANDOC_READS, type PANDOC_WRITES } from './descriptors/pandoc.descriptor.js';
+import { probeVersions, throwIfEngineMissing } from './engine-process.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
 import { SandboxedProcessRunner } from './sandboxed-process.runner.js';
 
 const PROBE_TIMEOUT_MS = 15_000;
-/** nice exits 127 when the engine binary is not there. */
-const COMMAND_NOT_FOUND = 127;
 /** pandoc's heap, capped by its runtime system: a hostile document fails instead of eating the machine. */
 const MAX_HEAP = '1024m';
 
@@ -52,14 +51,8 @@ export class PandocRuntime implements EngineRuntime {
     private readonly pandoc = 'pandoc',
   ) {}
 
-  async probe(): Promise<EngineAvailability> {
-    try {
-      const result = await this.runner.run({ command: this.pandoc, args: ['--version'], timeoutMs: PROBE_TIMEOUT_MS });
-      if (result.exitCode !== 0) return { available: false, problem: `${this.pandoc} is not installed (apt-get install pandoc)` };
-      return { available: true, version: result.stdout.split('\n')[0] };
-    } catch (error) {
-      return { available: false, problem: (error as Error).message };
-    }
+  probe(): Promise<EngineAvailability> {
+    return probeVersions(this.runner, [{ command: this.pandoc, args: ['--version'] }], this.descriptor.debianPackages);
   }
 
   async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
@@ -82,7 +75,7 @@ export class PandocRuntime implements EngineRuntime {
       maxOutputBytes: context.limits.maxOutputBytes,
       signal: context.signal,
     });
-    if (result.exitCode === COMMAND_NOT_FOUND) throw new ConversionError('provider_error', 'The markup engine is not available.', true, result.stderrTail);
+    throwIfEngineMissing(result, 'markup');
     if (/heap overflow/i.test(result.stderrTail)) throw new ConversionError('file_too_large', 'The document needs more memory than this service gives a conversion.', false, result.stderrTail);
     if (result.exitCode !== 0) throw new ConversionError('unsupported_or_corrupt_input', `The input could not be read as ${request.from}.`, false, result.stderrTail);
     const size = await stat(outputPath).then((s) => s.size, () => 0);

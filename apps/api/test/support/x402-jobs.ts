@@ -22,7 +22,7 @@ export function convertFile(baseUrl: string, fetcher: typeof fetch, file: Buffer
 
 /** The job `accepted` (a 202) started, polled until it is done or failed. */
 export async function jobEnded(accepted: Response): Promise<X402JobStatus> {
-  expect(accepted.status).toBe(202);
+  expect(accepted.status, await accepted.clone().text()).toBe(202);
   const { status_url } = (await accepted.json()) as { status_url: string };
   for (let i = 0; i < 600; i++) {
     const status = (await (await fetch(status_url)).json()) as X402JobStatus;
