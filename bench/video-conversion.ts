@@ -71,16 +71,16 @@ try {
   await throughService(0); // warm-up
   await ffmpegAlone(0);
   const alone: number[] = [];
-  const service_: number[] = [];
+  const viaService: number[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     alone.push(await ffmpegAlone(round));
-    service_.push(await throughService(round));
+    viaService.push(await throughService(round));
   }
-  const overhead = (p50(service_) / p50(alone) - 1) * 100;
+  const overhead = (p50(viaService) / p50(alone) - 1) * 100;
   console.log(`MP4 (10 s, 1280×720, ${(clip.length / 1024 / 1024).toFixed(1)} MB) → WebM (VP9 + Opus), ${ROUNDS} rounds interleaved, 2 cores`);
   console.log(`  ffmpeg alone, same arguments (baseline)   p50 ${s(p50(alone))}   [${alone.map(s).join(', ')}]`);
-  console.log(`  key API convert through the service       p50 ${s(p50(service_))}   [${service_.map(s).join(', ')}]`);
-  console.log(`  overhead ${overhead.toFixed(1)} % (${s(p50(service_) - p50(alone))}; target ≤ 10 %)`);
+  console.log(`  key API convert through the service       p50 ${s(p50(viaService))}   [${viaService.map(s).join(', ')}]`);
+  console.log(`  overhead ${overhead.toFixed(1)} % (${s(p50(viaService) - p50(alone))}; target ≤ 10 %)`);
 } finally {
   service.child.kill('SIGTERM');
   await new Promise((resolve) => service.child.once('exit', resolve));
