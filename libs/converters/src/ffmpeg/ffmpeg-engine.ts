@@ -1,7 +1,8 @@
 import type { EngineDescriptor } from '../engine-descriptor.js';
+import { probeVersions } from '../engine-process.js';
 import type { EngineAvailability, EngineRuntime, StepContext, StepOutcome, StepRequest } from '../engine-runtime.js';
 import { SandboxedProcessRunner } from '../sandboxed-process.runner.js';
-import { type FfmpegTools, probeFfmpeg } from './ffmpeg-process.js';
+import type { FfmpegTools } from './ffmpeg-process.js';
 
 /** What the ffmpeg engines (audio, video, subtitles) share: the binaries, run sandboxed, and their probe. */
 export abstract class FfmpegEngine implements EngineRuntime {
@@ -12,8 +13,10 @@ export abstract class FfmpegEngine implements EngineRuntime {
     this.tools = { runner, ffmpeg, ffprobe };
   }
 
+  /** Both binaries answer: the engine is there. */
   probe(): Promise<EngineAvailability> {
-    return probeFfmpeg(this.tools);
+    const { runner, ffmpeg, ffprobe } = this.tools;
+    return probeVersions(runner, [{ command: ffmpeg, args: ['-hide_banner', '-version'] }, { command: ffprobe, args: ['-version'] }], this.descriptor.debianPackages);
   }
 
   abstract convert(request: StepRequest, context: StepContext): Promise<StepOutcome>;

@@ -1,12 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { ConversionError } from '../conversion-error.js';
-import type { EngineAvailability, StepContext, StepRequest } from '../engine-runtime.js';
+import { throwIfEngineMissing } from '../engine-process.js';
+import type { StepContext, StepRequest } from '../engine-runtime.js';
 import type { SandboxedProcessRunner } from '../sandboxed-process.runner.js';
 import { DEMUXERS, inputArgs } from './ffmpeg-formats.js';
 
 const PROBE_TIMEOUT_MS = 15_000;
-/** nice exits 127 when the engine binary is not there. */
-const COMMAND_NOT_FOUND = 127;
 
 /** The ffmpeg and ffprobe binaries, run in the sandboxed runner. */
 export interface FfmpegTools {
@@ -27,21 +26,6 @@ export interface MediaProbe {
   packets?: number;
 }
 
-/** Both binaries answer: the engine is there. */
-export async function probeFfmpeg({ runner, ffmpeg, ffprobe }: FfmpegTools): Promise<EngineAvailability> {
-  try {
-    const result = await runner.run({ command: ffmpeg, args: ['-hide_banner', '-version'], timeoutMs: PROBE_TIMEOUT_MS });
-    if (result.exitCode !== 0) return { available: false, problem: `${ffmpeg} is not installed (apt-get install ffmpeg)` };
-    const probe = await runner.run({ command: ffprobe, args: ['-version'], timeoutMs: PROBE_TIMEOUT_MS });
-    if (probe.exitCode !== 0) return { available: false, problem: `${ffprobe} is not installed (apt-get install ffmpeg)` };
-    return { available: true, version: result.stdout.split('\n')[0] };
-  } catch (error) {
-    return { available: false, problem: (error as Error).message };
-  }
-}
-
-const unavailable = (diagnostics: string) => new ConversionError('provider_error', 'The media engine is not available.', true, diagnostics);
-
 /** ffprobe first: it refuses what its claimed demuxer cannot read, and gives the duration for progress. */
 export async function probeMedia({ runner, ffprobe }: FfmpegTools, request: StepRequest, context: StepContext, kind: string, { countPackets = false } = {}): Promise<MediaProbe> {
   if (!Object.hasOwn(DEMUXERS, request.from)) throw new ConversionError('unsupported_or_corrupt_input', `This engine does not read ${request.from}.`);
@@ -55,7 +39,7 @@ export async function probeMedia({ runner, ffprobe }: FfmpegTools, request: Step
     timeoutMs: Math.min(context.limits.timeoutMs, PROBE_TIMEOUT_MS),
     signal: context.signal,
   });
-  if (result.exitCode === COMMAND_NOT_FOUND) throw unavailable(result.stderrTail);
+  throwIfEngineMissing(result, 'media');
   if (result.exitCode !== 0) throw new ConversionError('unsupported_or_corrupt_input', `The input could not be read as ${request.from} ${kind}.`, false, result.stderrTail);
   const values = (key: string) => [...result.stdout.matchAll(new RegExp(`^${key}=(.*)$`, 'gm'))].map((match) => match[1]!.trim());
   const types = values('codec_type');
@@ -114,7 +98,7 @@ export async function runFfmpeg({ runner, ffmpeg }: FfmpegTools, request: StepRe
       }
     },
   });
-  if (result.exitCode === COMMAND_NOT_FOUND) throw unavailable(result.stderrTail);
+  throwIfEngineMissing(result, 'media');
   if (result.exitCode !== 0) throw new ConversionError('unsupported_or_corrupt_input', `The input could not be converted as ${request.from} ${step.kind}.`, false, result.stderrTail);
   const outputBytes = await stat(step.outputPath).then((s) => s.size, () => 0);
   if (outputBytes === 0) throw new ConversionError('unsupported_or_corrupt_input', `The input holds no ${step.kind} that could be converted.`, false, result.stderrTail);
