@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { DevChain } from '@fileshift/devchain';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
@@ -8,6 +7,12 @@ import { keyApiClient } from './support/key-api-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { decodeBase64Json, encodeBase64Json, payingFetch, signedPayment } from './support/x402-payer.js';
 import type { PaymentRequired } from '@x402/core/types';
+
+/**
+ * 100 bytes that show no format to the detector (only a name could vouch for them). Fixed, not random: about
+ * one in twenty random buffers happens to look like text or to carry a short signature, which made these tests flaky.
+ */
+const SIGNATURELESS_BYTES = Buffer.from(Array.from({ length: 100 }, (_, i) => (i * 167 + 13) & 0xff));
 
 /**
  * Regressions of the attack run (issue 13, items 10, 11 and 13): each answer is a 4xx in the documented
@@ -45,7 +50,7 @@ describe('hostile input through the real service (dev chain, PostgreSQL, Redis)'
   describe('item 13: no fee for a conversion that cannot succeed (the evidence rule)', () => {
     it('100 random bytes named picture.png: 422 naming the file, before any challenge, nothing charged', async () => {
       const before = await payTo();
-      const random = randomBytes(100);
+      const random = SIGNATURELESS_BYTES;
       // No payment header: a request that may be challenged would get 402 here.
       const response = await convert(fetch, random, convertFields(random, 'picture.png'));
       expect(response.status).toBe(422);
@@ -72,7 +77,7 @@ describe('hostile input through the real service (dev chain, PostgreSQL, Redis)'
 
     it('the key API refuses the same upload at convert with 400, before any job', async () => {
       const api = keyApiClient(t.baseUrl);
-      const random = randomBytes(100);
+      const random = SIGNATURELESS_BYTES;
       const { Filename } = (await (await api.upload(random, 'picture.png')).json()) as { Filename: string };
       const response = await api.post('convert', { filename: Filename, ext_in: 'png', ext_out: 'webp' });
       expect(response.status).toBe(400);
