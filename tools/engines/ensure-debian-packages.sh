@@ -19,9 +19,11 @@ PACKAGES=(
   img2pdf       # images to PDF, lossless
   imagemagick   # bmp ico tga ppm pgm pbm psd jp2 heic pcx xpm, under our own policy
   pandoc        # markup engine (md rst org tex ipynb epub ↔ office formats), always --sandbox
+  calibre       # e-books engine (ebook-convert: epub mobi azw3 fb2 ↔ each other, docx odt → e-books)
   libarchive-tools # bsdtar: the archives engine (zip, 7z, tar, tar.gz, tar.bz2, tar.xz)
   7zip          # 7-Zip (7zz): the archive tests' 7z producer and reader, independent of bsdtar
   qpdf          # the tests' PDF producer (merged and encrypted samples) and PDF reader
+  chromium      # the SDK's browser test runs a real headless Chromium against the service
   unzip         # the LibreOffice tests list and read OOXML/ODF outputs with it
   python3-yaml  # the data tests read YAML outputs with PyYAML (Debian's /usr/bin/python3), not with our parser
   redis-server  # redis-server for private Redis servers (fault-injection tests) and the dev queue

@@ -1,4 +1,5 @@
 import { ARCHIVES_DESCRIPTOR } from './descriptors/archives.descriptor.js';
+import { CALIBRE_DESCRIPTOR } from './descriptors/calibre.descriptor.js';
 import { DATA_DESCRIPTOR } from './descriptors/data.descriptor.js';
 import { FFMPEG_AUDIO_DESCRIPTOR } from './descriptors/ffmpeg-audio.descriptor.js';
 import { FFMPEG_SUBTITLES_DESCRIPTOR } from './descriptors/ffmpeg-subtitles.descriptor.js';
@@ -22,6 +23,7 @@ export const ENGINE_DESCRIPTORS: readonly EngineDescriptor[] = [
   FFMPEG_SUBTITLES_DESCRIPTOR,
   LIBREOFFICE_DESCRIPTOR,
   PANDOC_DESCRIPTOR,
+  CALIBRE_DESCRIPTOR,
   OFFICE_MARKDOWN_DESCRIPTOR,
   POPPLER_DESCRIPTOR,
   GHOSTSCRIPT_DESCRIPTOR,

@@ -1,4 +1,5 @@
 import { ArchivesRuntime } from './archives.runtime.js';
+import { CalibreRuntime } from './calibre.runtime.js';
 import { DataFormatsRuntime } from './data-formats.runtime.js';
 import type { EngineAvailability, EngineRuntime } from './engine-runtime.js';
 import { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
@@ -21,7 +22,7 @@ export interface EngineRuntimeOptions {
 
 /** A runtime for every engine this build knows, in the descriptors' order of preference. */
 export function createEngineRuntimes(options: EngineRuntimeOptions = {}): EngineRuntime[] {
-  return [new SharpImageRuntime(), new ImageMagickRuntime(), new FfmpegAudioRuntime(), new FfmpegVideoRuntime(), new FfmpegSubtitlesRuntime(), new LibreOfficeRuntime(options.libreoffice), new PandocRuntime(), new OfficeMarkdownRuntime(), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime(), new DataFormatsRuntime(), new ArchivesRuntime()];
+  return [new SharpImageRuntime(), new ImageMagickRuntime(), new FfmpegAudioRuntime(), new FfmpegVideoRuntime(), new FfmpegSubtitlesRuntime(), new LibreOfficeRuntime(options.libreoffice), new PandocRuntime(), new CalibreRuntime(), new OfficeMarkdownRuntime(), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime(), new DataFormatsRuntime(), new ArchivesRuntime()];
 }
 
 export interface ProbedEngines {

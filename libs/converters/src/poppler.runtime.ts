@@ -2,20 +2,25 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { writeCappedText } from './capped-text.output.js';
 import { ConversionError } from './conversion-error.js';
 import { POPPLER_DESCRIPTOR } from './descriptors/poppler.descriptor.js';
 import { sampleDirectory, watchDirectory } from './directory-size.watcher.js';
 import { probeVersions, throwIfEngineMissing } from './engine-process.js';
 import { type EngineAvailability, type EngineRuntime, pageOutput, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
 import { pageRaster } from './page-raster.js';
+import { DocumentProfiler } from './pdf-markdown/document-profile.js';
+import { PdfMarkdownComposer } from './pdf-markdown/pdf-markdown.composer.js';
+import type { PdfPage } from './pdf-markdown/pdf-page.js';
+import { Pdf2XmlError, Pdf2XmlReader } from './pdf-markdown/pdf2xml.reader.js';
 import { assertPermitted, type PdfInfo, PdfInfoReader } from './pdf-info.reader.js';
 import { pageRanges, pagesWithinLimit } from './pdf-page-selection.js';
 import { HTML_DOCUMENT_END, htmlDocumentStart, PdftohtmlSanitizer } from './pdftohtml.sanitizer.js';
 import { SandboxedProcessRunner, type SandboxedResult } from './sandboxed-process.runner.js';
 import { StepDeadline } from './step-deadline.js';
 
-type Target = 'png' | 'jpg' | 'txt' | 'html';
-const TARGETS: readonly string[] = ['png', 'jpg', 'txt', 'html'] satisfies Target[];
+type Target = 'png' | 'jpg' | 'txt' | 'html' | 'md';
+const TARGETS: readonly string[] = ['png', 'jpg', 'txt', 'html', 'md'] satisfies Target[];
 const DEFAULT_JPEG_QUALITY = 80;
 const RENDERED = /^render-(\d+)\.(?:png|jpg)$/;
 
@@ -72,7 +77,7 @@ export class PopplerRuntime implements EngineRuntime {
     const job: Job = { inputPath, outputDir: resolve(request.outputDir), request, context, deadline, info, pages };
     assertPermitted(info, 'copy');
     const to = request.to as Target;
-    const outcome = to === 'txt' ? await this.text(job) : to === 'html' ? await this.html(job) : await this.images(job, to);
+    const outcome = to === 'txt' ? await this.text(job) : to === 'html' ? await this.html(job) : to === 'md' ? await this.markdown(job) : await this.images(job, to);
     context.onProgress?.(100);
     return outcome;
   }
@@ -199,18 +204,8 @@ export class PopplerRuntime implements EngineRuntime {
   private async html(job: Job): Promise<StepOutcome> {
     const outputPath = singleOutput(job.outputDir, 'html');
     const cap = job.context.limits.maxOutputBytes;
-    const output = await open(outputPath, 'w');
-    try {
-      let written = 0;
-      let pending: string[] = [];
-      const flush = async () => {
-        const chunk = pending.join('');
-        pending = [];
-        written += Buffer.byteLength(chunk);
-        if (written > cap) throw outputTooLarge(cap);
-        await output.write(chunk);
-      };
-      pending.push(htmlDocumentStart(job.info.title));
+    await writeCappedText(outputPath, cap, async (output) => {
+      output.push(htmlDocumentStart(job.info.title));
       await this.inTempDir(job, 'poppler-html-', async (tempDir) => {
         const sanitizer = new PdftohtmlSanitizer();
         let done = 0;
@@ -225,21 +220,58 @@ export class PopplerRuntime implements EngineRuntime {
             },
           });
           for await (const line of createInterface({ input: createReadStream(`${base}.html`, 'utf8'), crlfDelay: Infinity })) {
-            for (const safe of sanitizer.line(line)) pending.push(`${safe}\n`);
-            if (pending.length >= 1024) await flush();
+            for (const safe of sanitizer.line(line)) output.push(`${safe}\n`);
+            if (output.buffered >= 1024) await output.flush();
           }
           sanitizer.nextPart();
           await rm(`${base}.html`, { force: true });
         }
       });
-      pending.push(HTML_DOCUMENT_END);
-      await flush();
-    } catch (error) {
-      await output.close();
-      await rm(outputPath, { force: true });
-      throw error;
-    }
-    await output.close();
+      output.push(HTML_DOCUMENT_END);
+    });
+    return { files: [outputPath] };
+  }
+
+  /**
+   * pdftohtml -xml -i: the text of the pages with positions, fonts, bold, italic and links, one run per range
+   * of consecutive pages; our own reader turns it into Markdown (headings, paragraphs, lists, tables, reading
+   * order). Two passes over the XML, a page at a time: the first learns the document's body size, headings
+   * and running headers, the second writes.
+   */
+  private async markdown(job: Job): Promise<StepOutcome> {
+    const outputPath = singleOutput(job.outputDir, 'md');
+    const cap = job.context.limits.maxOutputBytes;
+    await writeCappedText(outputPath, cap, async (output) => {
+      await this.inTempDir(job, 'poppler-md-', async (tempDir) => {
+        const parts: string[] = [];
+        let xmlBytes = 0;
+        let done = 0;
+        for (const [index, [first, last]] of pageRanges(job.pages).entries()) {
+          const xmlPath = join(tempDir, `part-${index + 1}.xml`);
+          await this.runOrFail(job, this.commands.pdftohtml, ['-xml', '-i', '-enc', 'UTF-8', '-f', String(first), '-l', String(last), job.inputPath, xmlPath.slice(0, -'.xml'.length)], {
+            outputPath: xmlPath,
+            // The XML of all the parts together is held to the output cap.
+            maxOutputBytes: cap - xmlBytes,
+            onStdout: (chunk) => {
+              done += chunk.split('\n').filter((line) => /^Page-\d+$/.test(line)).length;
+              job.context.onProgress?.(Math.min(90, Math.floor((done / job.pages.length) * 90)));
+            },
+          });
+          xmlBytes += (await stat(xmlPath)).size;
+          parts.push(xmlPath);
+        }
+        const profiler = new DocumentProfiler();
+        for (const part of parts) for await (const page of xmlPages(part)) profiler.add(page);
+        const composer = new PdfMarkdownComposer(profiler.profile(), job.info.title, (chunk) => output.push(chunk));
+        for (const part of parts) {
+          for await (const page of xmlPages(part)) {
+            composer.page(page);
+            await output.flush();
+          }
+        }
+        composer.end();
+      });
+    });
     return { files: [outputPath] };
   }
 
@@ -269,6 +301,18 @@ export class PopplerRuntime implements EngineRuntime {
 }
 
 const outputTooLarge = (cap: number) => new ConversionError('file_too_large', `The output grew past ${cap} bytes.`);
+
+/** The pages of one pdftohtml XML file, read line by line; XML that is not pdftohtml's fails the step. */
+async function* xmlPages(path: string): AsyncGenerator<PdfPage> {
+  const reader = new Pdf2XmlReader();
+  try {
+    for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) yield* reader.line(line);
+    reader.end();
+  } catch (error) {
+    if (error instanceof Pdf2XmlError) throw new ConversionError('unsupported_or_corrupt_input', 'The text of the PDF could not be read (pdftohtml wrote XML we do not accept).', false, error.message);
+    throw error;
+  }
+}
 
 async function appendStream(from: string, to: string): Promise<void> {
   const output = await open(to, 'a');

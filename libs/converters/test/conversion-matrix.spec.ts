@@ -11,6 +11,8 @@ import { runPlan } from '../src/plan-runner.js';
 import {
   DATA_SAMPLES,
   DATA_TARGETS,
+  EBOOK_TARGETS,
+  expectEbook,
   expectDocument,
   expectMarkup,
   expectRaster,
@@ -23,6 +25,7 @@ import {
   RASTER_TARGETS,
   mimeOf,
   pdfPages,
+  pdfText,
   postScript,
   SAMPLE_CELLS,
   SAMPLE_HEADING,
@@ -38,6 +41,7 @@ import {
   sampleXlsx,
   SUBTITLE_LINE,
   VIDEO_SAMPLE_FORMATS,
+  writeEbookSamples,
   writeLegacyOfficeSamples,
   writeMediaSamples,
   writeRasterSamples,
@@ -108,6 +112,8 @@ async function check(target: string, files: string[], source: Sample): Promise<v
       expectRaster(file, target);
     } else if (DATA_TARGETS.has(target)) {
       expectRecords(file, target, SAMPLE_CELLS[0]);
+    } else if (EBOOK_TARGETS.has(target)) {
+      expectEbook(file, target, source.marker ?? '');
     } else if (MARKUP_TARGETS.has(target)) {
       expectMarkup(file, target, source.marker ?? '');
     } else if (TEXT_TARGETS.has(target)) {
@@ -147,6 +153,7 @@ beforeAll(async () => {
   samples.set('txt', write('notes.txt', sampleTxt(), SAMPLE_HEADING));
   for (const [format, text] of Object.entries(MARKUP_SAMPLES)) samples.set(format, write(`markup.${format}`, text, SAMPLE_HEADING));
   samples.set('epub', write('book.epub', sampleEpub(), SAMPLE_HEADING));
+  for (const [format, path] of writeEbookSamples(dir, samples.get('epub')!.path)) samples.set(format, { path, marker: SAMPLE_HEADING });
   for (const [format, text] of Object.entries(DATA_SAMPLES)) samples.set(format, write(`records.${format}`, text, SAMPLE_CELLS[0]));
   samples.set('html', write('page.html', sampleHtml(), SAMPLE_HEADING));
   samples.set('rtf', write('letter.rtf', sampleRtf(), SAMPLE_HEADING));
@@ -180,6 +187,19 @@ afterAll(async () => {
 describe('the conversion matrix: every pair the engines advertise, from a real sample, checked by another decoder', () => {
   it('every engine of this build is installed here', () => {
     expect([...available.keys()].sort()).toEqual(ENGINE_DESCRIPTORS.map((descriptor) => descriptor.id).sort());
+  });
+
+  it('makes pdf → md in one poppler step whose words are the words pdftotext reads, in order', async () => {
+    const plan = graph.plan('pdf', 'md')!;
+    expect(plan.steps.map((step) => `${step.engine} ${step.from}→${step.to}`)).toEqual(['poppler pdf→md']);
+    const workDir = join(dir, 'runs', 'pdf-to-md-words');
+    mkdirSync(workDir, { recursive: true });
+    const pdf = samples.get('pdf')!.path;
+    const { files } = await runPlan({ plans: graph.plans('pdf', 'md'), inputPath: pdf, workDir, options: {}, signal: new AbortController().signal }, available);
+    const words = (text: string) => text.match(/[\p{L}\p{N}]+/gu) ?? [];
+    const markdown = readFileSync(files[0]!, 'utf8');
+    expect(words(markdown)).toEqual(words(pdfText(pdf)));
+    expect(words(markdown).length).toBeGreaterThan(5);
   });
 
   it('proves every advertised pair', async () => {
@@ -232,5 +252,5 @@ describe('the conversion matrix: every pair the engines advertise, from a real s
     expect(proven).toHaveLength(advertised);
     // Documents, PDF, images, audio, video and subtitles: a graph that lost a family would still pass the lines above.
     expect(advertised).toBeGreaterThanOrEqual(300);
-  }, 600_000);
+  }, 1_200_000);
 });

@@ -36,6 +36,9 @@ describe('XML records (pure)', () => {
     expect(() => parseXmlRecords('<r><i id="1"><a>1</a></i></r>')).toThrow('has attributes');
     expect(() => parseXmlRecords('<r><i><a><b>deep</b></a></i></r>')).toThrow('nests deeper');
     expect(() => parseXmlRecords('<r><i><a>1</a></i></r><r/>')).toThrow('more than one root');
+    expect(() => parseXmlRecords('<r><i><a>&nbsp;</a></i></r>')).toThrow('the entity &nbsp; is not one XML defines');
+    expect(() => parseXmlRecords('<r><i><a>1</a></r>')).toThrow('</r> closes nothing open');
+    expect(() => parseXmlRecords('<r><i>text<a>1</a></i></r>')).toThrow('text between records or fields');
   });
 });
 

@@ -74,6 +74,19 @@ beforeAll(async () => {
   await warm;
 });
 
+/**
+ * The soffice.bin pids of the pool once every instance has one: an instance replaced by an earlier test
+ * (after its conversion limit, or a crash) may still be starting, and its pid is not known until it is up.
+ */
+async function startedOfficePids(): Promise<Array<number | undefined>> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const pids = (await runtime.inspect()).instances.map((i) => i.officePid).sort();
+    if (pids.every((pid) => pid !== undefined) || Date.now() > deadline) return pids;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 describe('LibreOfficeRuntime (Debian packages libreoffice-*-nogui, python3-uno)', () => {
   it('is installed on this machine, and the probe says which network isolation applies', async () => {
     const probe = await runtime.probe();
@@ -171,7 +184,7 @@ describe('options, limits and failures', () => {
   });
 
   it('reports input LibreOffice cannot read as unsupported_or_corrupt_input, leaving the instance running', async () => {
-    const pids = (await runtime.inspect()).instances.map((i) => i.officePid).sort();
+    const pids = await startedOfficePids();
     const corrupt = join(samples, 'corrupt.xlsx');
     writeFileSync(corrupt, Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(2000, 7)]));
     const error = await expectFailure(convertStep(runtime, { inputPath: corrupt, from: 'xlsx', to: 'pdf' }, dir), 'unsupported_or_corrupt_input', samples);
@@ -188,7 +201,7 @@ describe('options, limits and failures', () => {
   });
 
   it('converts an HTML page whose document dates LibreOffice cannot parse (its own Calc export writes 00:00:00), and the instance survives', async () => {
-    const pids = (await runtime.inspect()).instances.map((i) => i.officePid).sort();
+    const pids = await startedOfficePids();
     const calcHtml = join(samples, 'calc-export.html');
     const dates = '<meta name="created" content="00:00:00"/><meta name="changed" content="garbage"/>';
     writeFileSync(calcHtml, `<!DOCTYPE html><html><head>${dates}</head><body><table><tr><td>${SAMPLE_CELLS[0]}</td><td>1</td></tr></table></body></html>`);

@@ -67,7 +67,7 @@ describe('PopplerRuntime (Debian package poppler-utils)', () => {
       const options = Object.fromEntries((pair.options ?? []).map((name) => [name, given[name as keyof typeof given]]));
       const files = await convertStep(runtime, { inputPath: hand, from: pair.from, to: pair.to, options }, dir, work);
       expect(files, `${pair.from} → ${pair.to}`).toHaveLength(1);
-      expect(mimeType(files[0]!)).toBe({ png: 'image/png', jpg: 'image/jpeg', txt: 'text/plain', html: 'text/html' }[pair.to]);
+      expect(mimeType(files[0]!)).toBe({ png: 'image/png', jpg: 'image/jpeg', txt: 'text/plain', html: 'text/html', md: 'text/plain' }[pair.to]);
     }
   });
 
@@ -278,7 +278,7 @@ describe('PopplerRuntime (Debian package poppler-utils)', () => {
 
     it('refuses a password-protected PDF as security_rejected, saying so', async () => {
       const locked = qpdfEncrypted(hand, join(dir, 'locked.pdf'), 'user-secret');
-      for (const to of ['png', 'txt', 'html']) {
+      for (const to of ['png', 'txt', 'html', 'md']) {
         const error = await expectFailure(convertStep(runtime, { inputPath: locked, from: 'pdf', to }, dir, work), 'security_rejected', dir);
         expect(error.message).toMatch(/password-protected/);
         expect(error.retryable).toBe(false);
@@ -289,7 +289,7 @@ describe('PopplerRuntime (Debian package poppler-utils)', () => {
     it('honours an owner password\'s permissions: no copying refuses everything, other restrictions nothing', async () => {
       const noCopy = qpdfEncrypted(hand, join(dir, 'no-copy.pdf'), '', ['--extract=n']);
       expect(run('pdfinfo', [noCopy])).toMatch(/Encrypted:\s+yes .*copy:no/);
-      for (const to of ['png', 'jpg', 'txt', 'html']) {
+      for (const to of ['png', 'jpg', 'txt', 'html', 'md']) {
         const error = await expectFailure(convertStep(runtime, { inputPath: noCopy, from: 'pdf', to }, dir, work), 'security_rejected', dir);
         expect(error.message).toMatch(/permissions do not allow copying/);
       }
@@ -309,7 +309,7 @@ describe('PopplerRuntime (Debian package poppler-utils)', () => {
       const notPdf = join(dir, 'not-a.pdf');
       writeFileSync(notPdf, '%!PS\n(this is PostScript, not a PDF) print\n');
       for (const input of [truncated, notPdf]) {
-        for (const to of ['png', 'txt', 'html']) await expectFailure(convertStep(runtime, { inputPath: input, from: 'pdf', to }, dir, work), 'unsupported_or_corrupt_input', dir);
+        for (const to of ['png', 'txt', 'html', 'md']) await expectFailure(convertStep(runtime, { inputPath: input, from: 'pdf', to }, dir, work), 'unsupported_or_corrupt_input', dir);
       }
       expect(readdirSync(workRoot)).toEqual([]);
     });
@@ -317,7 +317,7 @@ describe('PopplerRuntime (Debian package poppler-utils)', () => {
     it('treats a hostile file name as a name', async () => {
       const hostile = join(dir, '-a; rm -rf x $(touch pwned) %d.pdf');
       copyFileSync(hand, hostile);
-      for (const to of ['png', 'txt', 'html']) {
+      for (const to of ['png', 'txt', 'html', 'md']) {
         const files = await convertStep(runtime, { inputPath: hostile, from: 'pdf', to }, join(dir, 'hostile out; echo %s'), work);
         expect(files.length).toBeGreaterThan(0);
       }

@@ -9,6 +9,7 @@ export * from './vba-project.js';
 export * from './zip-writer.js';
 export * from './media-samples.js';
 export * from './markup-samples.js';
+export * from './ebook-samples.js';
 export * from './data-samples.js';
 export * from './archive-samples.js';
 export * from './raster-samples.js';

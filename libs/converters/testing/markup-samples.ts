@@ -63,7 +63,7 @@ export function expectMarkup(path: string, format: string, marker: string): void
     const entries = zipEntries(path);
     expect(entries[0]).toBe('mimetype');
     expect(zipText(path, 'mimetype')).toBe('application/epub+zip');
-    expect(entries.filter((entry) => entry.endsWith('.xhtml')).map((entry) => zipText(path, entry)).join('\n')).toContain(marker);
+    expect(entries.filter((entry) => /\.x?html?$/.test(entry)).map((entry) => zipText(path, entry)).join('\n')).toContain(marker);
   } else {
     throw new Error(`no markup check for ${format}`);
   }

@@ -165,14 +165,28 @@ const ODF_TYPES = {
   presentation: 'application/vnd.oasis.opendocument.presentation',
 } as const;
 
-function odf(kind: keyof typeof ODF_TYPES, body: string, extras: { scripts?: string; styles?: string; files?: ZipEntry[] } = {}): Buffer {
+interface OdfExtras {
+  scripts?: string;
+  /** Automatic styles of content.xml. */
+  styles?: string;
+  /** The inside of styles.xml's document-styles: named styles, page layouts, master pages. */
+  documentStyles?: string;
+  /** The document's title in meta.xml (PDF exports carry it as the PDF's title). */
+  title?: string;
+  files?: ZipEntry[];
+}
+
+function odf(kind: keyof typeof ODF_TYPES, body: string, extras: OdfExtras = {}): Buffer {
   const content =
     `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content ${ODF_NAMESPACES} office:version="1.3">` +
     (extras.scripts ? `<office:scripts>${extras.scripts}</office:scripts>` : '') +
     `<office:automatic-styles>${extras.styles ?? ''}</office:automatic-styles><office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>`;
-  // Every office suite writes styles.xml, and some readers (pandoc) require it: an empty one.
-  const styles = `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-styles ${ODF_NAMESPACES} office:version="1.3"><office:styles/></office:document-styles>`;
-  const files = [{ name: 'styles.xml', content: styles }, ...(extras.files ?? [])];
+  // Every office suite writes styles.xml, and some readers (pandoc) require it: an empty one unless styles are given.
+  const styles = `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-styles ${ODF_NAMESPACES} office:version="1.3">${extras.documentStyles ?? '<office:styles/>'}</office:document-styles>`;
+  const meta = extras.title
+    ? [{ name: 'meta.xml', content: `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-meta ${ODF_NAMESPACES} xmlns:dc="http://purl.org/dc/elements/1.1/" office:version="1.3"><office:meta><dc:title>${escape(extras.title)}</dc:title></office:meta></office:document-meta>` }]
+    : [];
+  const files = [{ name: 'styles.xml', content: styles }, ...meta, ...(extras.files ?? [])];
   const manifest =
     `<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">` +
     `<manifest:file-entry manifest:full-path="/" manifest:version="1.3" manifest:media-type="${ODF_TYPES[kind]}"/>` +
@@ -271,4 +285,87 @@ export function sampleOdp(titles: readonly string[] = [SAMPLE_HEADING]): Buffer 
     )
     .join('');
   return odf('presentation', slides);
+}
+
+// ---------------------------------------------------------------- a structured report (for reading PDFs back)
+
+/** The words of the report sample, which tests of PDF readers look for in their output. */
+export const REPORT = {
+  title: 'Fileshift field report',
+  header: 'Fileshift field report, internal',
+  headings: ['Introduction', 'Findings', 'Measurements', 'Two columns'],
+  bullets: ['Scanned pages carry no text layer', 'Tables lose their columns', 'Merged cells are split', 'Headers repeat on every page'],
+  steps: ['Read the text layer with poppler', 'Rebuild paragraphs and lists', 'Write Markdown for agents'],
+  table: [
+    ['Engine', 'Pages', 'Seconds'],
+    ['poppler', '200', '1.5'],
+    ['ghostscript', '120', '3.2'],
+    ['libreoffice', '80', '4.8'],
+  ],
+  link: 'https://example.com/docs',
+  left: 'The left column opens the second part',
+  right: 'The right column closes the second part',
+} as const;
+
+const LOREM =
+  'Conversions run inside a sandbox with a deadline and an output cap, and every engine reports what it can do, so the planner only chooses steps that exist on this machine.';
+
+/**
+ * An ODT written by hand that LibreOffice lays out like a real report: a running header and a page-number
+ * footer, headings at two levels, a paragraph with bold, italic and a link, a bulleted list with a nested
+ * item, a numbered list, a 3-column table, and a page in two columns (left column, then a column break).
+ */
+export function sampleReportOdt(): Buffer {
+  const p = (text: string, style = 'Body') => `<text:p text:style-name="${style}">${text}</text:p>`;
+  const h = (level: number, text: string, style = `H${level}`) => `<text:h text:style-name="${style}" text:outline-level="${level}">${escape(text)}</text:h>`;
+  const item = (text: string, nested = '') => `<text:list-item>${p(escape(text))}${nested}</text:list-item>`;
+  const cell = (text: string) => `<table:table-cell office:value-type="string">${p(escape(text))}</table:table-cell>`;
+  const [intro, findings, measurements, twoColumns] = REPORT.headings;
+  const [scanned, tables, merged, headers] = REPORT.bullets;
+  const body =
+    h(1, intro) +
+    p(
+      `This report explains how <text:span text:style-name="Bold">Fileshift</text:span> reads a PDF back into text that an agent can use. ${LOREM} ` +
+        `The <text:span text:style-name="Italic">documentation</text:span> is at <text:a xlink:type="simple" xlink:href="${REPORT.link}">the docs site</text:a>. ${LOREM}`,
+    ) +
+    h(2, findings) +
+    p('The survey found these recurring problems:') +
+    `<text:list text:style-name="Bullets">${item(scanned)}${item(tables, `<text:list>${item(merged)}</text:list>`)}${item(headers)}</text:list>` +
+    p('We propose these steps:') +
+    `<text:list text:style-name="Numbers">${REPORT.steps.map((step) => item(step)).join('')}</text:list>` +
+    h(2, measurements) +
+    `<table:table table:name="Timings" table:style-name="Timings"><table:table-column table:number-columns-repeated="3"/>` +
+    REPORT.table.map((row) => `<table:table-row>${row.map(cell).join('')}</table:table-row>`).join('') +
+    `</table:table>` +
+    p(LOREM) +
+    h(1, twoColumns, 'H1Break') +
+    `<text:section text:name="Columns" text:style-name="TwoColumns">` +
+    p(`${REPORT.left}. ${LOREM} ${LOREM}`) +
+    p(`${REPORT.right}. ${LOREM} ${LOREM}`, 'ColumnBreak') +
+    `</text:section>`;
+  const styles =
+    `<style:style style:name="Bold" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>` +
+    `<style:style style:name="Italic" style:family="text"><style:text-properties fo:font-style="italic"/></style:style>` +
+    `<style:style style:name="H1Break" style:family="paragraph" style:parent-style-name="H1"><style:paragraph-properties fo:break-before="page"/></style:style>` +
+    `<style:style style:name="ColumnBreak" style:family="paragraph" style:parent-style-name="Body"><style:paragraph-properties fo:break-before="column"/></style:style>` +
+    `<style:style style:name="TwoColumns" style:family="section"><style:section-properties><style:columns fo:column-count="2" fo:column-gap="1cm"/></style:section-properties></style:style>` +
+    `<style:style style:name="Timings" style:family="table"><style:table-properties style:width="12cm" table:align="left"/></style:style>` +
+    `<text:list-style style:name="Bullets">` +
+    [1, 2].map((level) => `<text:list-level-style-bullet text:level="${level}" text:bullet-char="${level === 1 ? '•' : '◦'}"><style:list-level-properties text:list-level-position-and-space-mode="label-alignment"><style:list-level-label-alignment text:label-followed-by="listtab" fo:text-indent="-0.6cm" fo:margin-left="${level * 1.2}cm"/></style:list-level-properties></text:list-level-style-bullet>`).join('') +
+    `</text:list-style>` +
+    `<text:list-style style:name="Numbers"><text:list-level-style-number text:level="1" style:num-format="1" style:num-suffix="."><style:list-level-properties text:list-level-position-and-space-mode="label-alignment"><style:list-level-label-alignment text:label-followed-by="listtab" fo:text-indent="-0.6cm" fo:margin-left="1.2cm"/></style:list-level-properties></text:list-level-style-number></text:list-style>`;
+  const font = (size: number, bold = false) => `<style:text-properties fo:font-size="${size}pt" style:font-name="Liberation Serif" fo:font-family="'Liberation Serif'"${bold ? ' fo:font-weight="bold"' : ''}/>`;
+  const documentStyles =
+    `<office:styles>` +
+    `<style:style style:name="Body" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.25cm"/>${font(11)}</style:style>` +
+    `<style:style style:name="H1" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.4cm" fo:margin-bottom="0.3cm"/>${font(20, true)}</style:style>` +
+    `<style:style style:name="H2" style:family="paragraph"><style:paragraph-properties fo:margin-top="0.3cm" fo:margin-bottom="0.2cm"/>${font(15, true)}</style:style>` +
+    `<style:style style:name="Margin" style:family="paragraph">${font(9)}</style:style>` +
+    `</office:styles>` +
+    `<office:automatic-styles><style:page-layout style:name="Page"><style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" fo:margin-top="1.5cm" fo:margin-bottom="1.5cm" fo:margin-left="2cm" fo:margin-right="2cm"/>` +
+    `<style:header-style><style:header-footer-properties fo:min-height="0.8cm" fo:margin-bottom="0.5cm"/></style:header-style><style:footer-style><style:header-footer-properties fo:min-height="0.8cm" fo:margin-top="0.5cm"/></style:footer-style></style:page-layout></office:automatic-styles>` +
+    `<office:master-styles><style:master-page style:name="Standard" style:page-layout-name="Page">` +
+    `<style:header>${p(escape(REPORT.header), 'Margin')}</style:header><style:footer>${p('Page <text:page-number text:select-page="current">1</text:page-number>', 'Margin')}</style:footer>` +
+    `</style:master-page></office:master-styles>`;
+  return odf('text', body, { styles, documentStyles, title: REPORT.title });
 }

@@ -1,7 +1,8 @@
+import { parseXmlTree, type XmlElement } from '../xml/xml-tree.js';
+import { XmlSyntaxError } from '../xml/xml-syntax-error.js';
 import { DataShapeError, type Table } from './delimited-text.js';
 
 const NAME = /^[A-Za-z_][\w.-]*$/;
-const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
@@ -15,14 +16,40 @@ export function formatXmlRecords(table: Table): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<records>\n${rows.join('\n')}\n</records>\n`;
 }
 
-function decode(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (whole, entity: string) => {
-    if (entity.startsWith('#x')) return String.fromCodePoint(Number.parseInt(entity.slice(2), 16));
-    if (entity.startsWith('#')) return String.fromCodePoint(Number.parseInt(entity.slice(1), 10));
-    const known = ENTITIES[entity];
-    if (known === undefined) throw new DataShapeError(`the entity &${entity}; is not one XML defines`);
-    return known;
+/** The shared reader's verdict as the data engine's: the same message, a DOCTYPE refused as unsafe. */
+function readTree(xml: string): XmlElement {
+  try {
+    return parseXmlTree(xml);
+  } catch (error) {
+    if (error instanceof XmlSyntaxError) throw new DataShapeError(error.message, error.code === 'doctype');
+    throw error;
+  }
+}
+
+/** Text between records or fields may only be whitespace. */
+function elementsOf(parent: XmlElement): XmlElement[] {
+  return parent.children.filter((child): child is XmlElement => {
+    if (typeof child !== 'string') return true;
+    if (child.trim()) throw new DataShapeError('text between records or fields');
+    return false;
   });
+}
+
+/** A field's column: its element name, or the `name` attribute of a `<field name="…">`; no other attribute. */
+function columnOf(field: XmlElement): string {
+  const attributes = Object.keys(field.attributes);
+  if (field.name === 'field' && attributes.length === 1 && attributes[0] === 'name') return field.attributes.name!;
+  if (attributes.length > 0) throw new DataShapeError(`the field <${field.name}> has attributes`);
+  return field.name;
+}
+
+function textOf(field: XmlElement): string {
+  return field.children
+    .map((child) => {
+      if (typeof child !== 'string') throw new DataShapeError(`<${child.name}> nests deeper than records of fields`);
+      return child;
+    })
+    .join('');
 }
 
 /**
@@ -32,64 +59,21 @@ function decode(text: string): string {
  * deeper nesting), naming what was found.
  */
 export function parseXmlRecords(xml: string): Table {
-  const body = xml
-    .replace(/^\uFEFF/, '')
-    .replace(/<\?[\s\S]*?\?>/g, '')
-    .replace(/<!--[\s\S]*?-->/g, '');
-  if (/<!DOCTYPE/i.test(body)) throw new DataShapeError('a DOCTYPE (entity declarations) is not accepted', true);
-  const tokens = body.match(/<!\[CDATA\[[\s\S]*?\]\]>|<[^>]*>|[^<]+/g) ?? [];
-  // One pass over the tokens: depth 0 root, 1 records, 2 fields, 3 is too deep.
   const columns: string[] = [];
   const seen = new Set<string>();
   const records: Array<Map<string, string>> = [];
-  const open: string[] = [];
-  let record: Map<string, string> | undefined;
-  let fieldName: string | undefined;
-  let text = '';
-  let rootSeen = false;
-  for (const token of tokens) {
-    if (token.startsWith('<![CDATA[')) {
-      if (open.length !== 3) throw new DataShapeError('text outside a field');
-      text += token.slice(9, -3);
-    } else if (token.startsWith('</')) {
-      const name = token.slice(2, -1).trim();
-      if (open.pop() !== name) throw new DataShapeError(`</${name}> closes nothing open`);
-      if (open.length === 2 && fieldName !== undefined) {
-        record!.set(fieldName, decode(text));
-        fieldName = undefined;
-      } else if (open.length === 1) record = undefined;
-    } else if (token.startsWith('<')) {
-      const selfClosing = token.endsWith('/>');
-      const match = /^<([A-Za-z_][\w.:-]*)((?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*\/?>$/.exec(token);
-      if (!match) throw new DataShapeError(`${token.slice(0, 40)} is not an XML element`);
-      const [, name, attributes] = match as unknown as [string, string, string];
-      if (open.length === 0) {
-        if (rootSeen) throw new DataShapeError('more than one root element');
-        rootSeen = true;
-      } else if (open.length === 1) {
-        if (attributes.trim()) throw new DataShapeError(`the record element <${name}> has attributes`);
-        record = new Map();
-        records.push(record);
-      } else if (open.length === 2) {
-        const named = /^\s*name\s*=\s*(?:"([^"]*)"|'([^']*)')\s*$/.exec(attributes);
-        if (attributes.trim() && !(name === 'field' && named)) throw new DataShapeError(`the field <${name}> has attributes`);
-        fieldName = named ? decode(named[1] ?? named[2] ?? '') : name;
-        if (!seen.has(fieldName)) {
-          seen.add(fieldName);
-          columns.push(fieldName);
-        }
-        text = '';
-        if (selfClosing) {
-          record!.set(fieldName, '');
-          fieldName = undefined;
-          continue;
-        }
-      } else throw new DataShapeError(`<${name}> nests deeper than records of fields`);
-      if (!selfClosing) open.push(name);
-    } else if (open.length === 3) text += token;
-    else if (token.trim()) throw new DataShapeError(open.length === 0 ? 'text outside the root element' : 'text between records or fields');
+  for (const recordElement of elementsOf(readTree(xml))) {
+    if (Object.keys(recordElement.attributes).length > 0) throw new DataShapeError(`the record element <${recordElement.name}> has attributes`);
+    const record = new Map<string, string>();
+    records.push(record);
+    for (const field of elementsOf(recordElement)) {
+      const column = columnOf(field);
+      if (!seen.has(column)) {
+        seen.add(column);
+        columns.push(column);
+      }
+      record.set(column, textOf(field));
+    }
   }
-  if (open.length > 0) throw new DataShapeError(`<${open.at(-1)}> is never closed`);
-  if (!rootSeen) throw new DataShapeError('there is no root element');
   return { columns, rows: records.map((fields) => columns.map((column) => fields.get(column) ?? '')) };
 }

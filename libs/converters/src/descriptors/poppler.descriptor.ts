@@ -1,10 +1,10 @@
 import type { EngineDescriptor } from '../engine-descriptor.js';
 
-/** PDF pages as images (one file per page), and the text and HTML of a PDF, through poppler. */
+/** PDF pages as images (one file per page), and the text, HTML and Markdown of a PDF, through poppler. */
 export const POPPLER_DESCRIPTOR: EngineDescriptor = {
   id: 'poppler',
   engineClass: 'documents',
-  description: 'PDF pages to images, text and HTML (poppler: pdftoppm, pdftotext, pdftohtml)',
+  description: 'PDF pages to images, text, HTML and Markdown (poppler: pdftoppm, pdftotext, pdftohtml)',
   cost: 3,
   pairs: [
     { from: 'pdf', to: 'png', recommended: true, multipleOutputs: true, options: ['pages', 'dpi', 'width', 'height'] },
@@ -12,6 +12,8 @@ export const POPPLER_DESCRIPTOR: EngineDescriptor = {
     // The text of a real PDF: after another step (png → pdf) there would be none.
     { from: 'pdf', to: 'txt', options: ['pages'], firstStepOnly: true },
     { from: 'pdf', to: 'html', options: ['pages'], firstStepOnly: true },
+    // Our own reader of pdftohtml's XML: headings, paragraphs, lists, tables and reading order for agents.
+    { from: 'pdf', to: 'md', recommended: true, options: ['pages'], firstStepOnly: true },
   ],
   // Rendering is the costly part: at most 200 pages are rendered or read, a page image at most 100 MP
   // (A4 at 600 dpi is 35 MP); the output cap holds for all the page images together.

@@ -1,46 +1,22 @@
+import { XmlSyntaxError, type XmlSyntaxErrorCode } from '../xml/xml-syntax-error.js';
+import { parseXmlTree, type XmlElement } from '../xml/xml-tree.js';
 import { PackageError } from './zip-entries.js';
 
-/** An element of a parsed XML part: its qualified name, attributes and children (text as strings). */
-export interface XmlElement {
-  name: string;
-  attributes: Record<string, string>;
-  children: Array<XmlElement | string>;
-}
+export type { XmlElement };
 
-const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-const decode = (text: string) =>
-  text.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (whole, entity: string) =>
-    entity.startsWith('#x') ? String.fromCodePoint(Number.parseInt(entity.slice(2), 16)) : entity.startsWith('#') ? String.fromCodePoint(Number(entity.slice(1))) : (ENTITIES[entity] ?? whole),
-  );
+const PACKAGE_ERRORS: Partial<Record<XmlSyntaxErrorCode, string>> = { doctype: 'a part declares a DOCTYPE', 'no-root-element': 'a part has no root element' };
 
 /**
- * Pure: a small, strict reader for the XML parts of an office package (no DOCTYPE, so no entity is ever
- * expanded; comments, processing instructions and CDATA handled). Enough for reading text, not a validator.
+ * Pure: an XML part of an office package as an element tree, read by the shared strict reader (no DOCTYPE, so
+ * no entity is ever expanded); its refusal becomes a PackageError about the part.
  */
 export function parseXml(xml: string): XmlElement {
-  if (/<!DOCTYPE/i.test(xml)) throw new PackageError('a part declares a DOCTYPE');
-  const root: XmlElement = { name: '#document', attributes: {}, children: [] };
-  const stack = [root];
-  const tokens = xml.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g, '').match(/<!\[CDATA\[[\s\S]*?\]\]>|<[^>]*>|[^<]+/g) ?? [];
-  for (const token of tokens) {
-    const top = stack.at(-1)!;
-    if (token.startsWith('<![CDATA[')) top.children.push(token.slice(9, -3));
-    else if (token.startsWith('</')) {
-      if (stack.length === 1 || stack.pop()!.name !== token.slice(2, -1).trim()) throw new PackageError('a part is not well-formed XML');
-    } else if (token.startsWith('<')) {
-      const match = /^<([\w:.-]+)([\s\S]*?)(\/?)>$/.exec(token);
-      if (!match) throw new PackageError('a part is not well-formed XML');
-      const attributes: Record<string, string> = {};
-      for (const [, key, double, single] of match[2]!.matchAll(/([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) attributes[key!] = decode(double ?? single ?? '');
-      const element: XmlElement = { name: match[1]!, attributes, children: [] };
-      top.children.push(element);
-      if (!match[3]) stack.push(element);
-    } else top.children.push(decode(token));
+  try {
+    return parseXmlTree(xml);
+  } catch (error) {
+    if (error instanceof XmlSyntaxError) throw new PackageError(PACKAGE_ERRORS[error.code] ?? 'a part is not well-formed XML');
+    throw error;
   }
-  if (stack.length !== 1) throw new PackageError('a part is not well-formed XML');
-  const element = root.children.find((child): child is XmlElement => typeof child !== 'string');
-  if (!element) throw new PackageError('a part has no root element');
-  return element;
 }
 
 /** Every descendant element named `name` (e.g. "a:p"), in document order; not below a match. */

@@ -1,0 +1,86 @@
+import { mkdtemp, rm, stat, symlink } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { screenEbookInput } from './calibre/ebook-input.screen.js';
+import { ConversionError } from './conversion-error.js';
+import { CALIBRE_DESCRIPTOR } from './descriptors/calibre.descriptor.js';
+import { probeVersions, throwIfEngineMissing } from './engine-process.js';
+import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
+import { SandboxedProcessRunner } from './sandboxed-process.runner.js';
+
+/** Output settings fixed by us: EPUB 3 without a generated cover, MOBI 6 (AZW3 is its own target), DOCX without a cover page. */
+const OUTPUT_OPTIONS: Record<string, readonly string[]> = {
+  epub: ['--epub-version', '3', '--no-default-epub-cover'],
+  mobi: ['--mobi-file-type', 'old'],
+  azw3: [],
+  fb2: [],
+  docx: ['--docx-no-cover'],
+};
+/** ebook-convert reports its stages as "34% Running transforms on e-book...". */
+const PROGRESS = /^(\d{1,3})% /gm;
+
+/**
+ * E-books through calibre's ebook-convert in the sandboxed runner. The input is screened first (a ZIP
+ * package's directory, an FB2's prolog); calibre picks its reader and writer by file extension, so it sees
+ * the input as `input.<format>` (a link in a directory of ours) and writes the step's `output.<format>`.
+ */
+export class CalibreRuntime implements EngineRuntime {
+  readonly descriptor = CALIBRE_DESCRIPTOR;
+
+  constructor(
+    private readonly runner = new SandboxedProcessRunner(),
+    private readonly ebookConvert = 'ebook-convert',
+  ) {}
+
+  probe(): Promise<EngineAvailability> {
+    return probeVersions(this.runner, [{ command: this.ebookConvert, args: ['--version'] }], this.descriptor.debianPackages);
+  }
+
+  async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
+    const { from, to } = request;
+    if (!this.descriptor.pairs.some((pair) => pair.from === from && pair.to === to)) throw new ConversionError('unsupported_output_format', `This engine does not convert ${from} to ${to}.`);
+    context.signal.throwIfAborted();
+    const inputPath = resolve(request.inputPath);
+    await screenEbookInput(inputPath, from, (await stat(inputPath)).size, context.limits);
+    // calibre picks its reader by the input's extension: it reads a link named for the format, in a directory of ours.
+    const dir = await mkdtemp(join(resolve(context.workDir), 'fileshift-calibre-'));
+    // singleOutput is `output.<format>`: the extension picks calibre's writer.
+    const outputPath = singleOutput(resolve(request.outputDir), to);
+    try {
+      const input = join(dir, `input.${from}`);
+      await symlink(inputPath, input);
+      let reported = 0;
+      const result = await this.runner.run({
+        command: this.ebookConvert,
+        args: [input, outputPath, ...OUTPUT_OPTIONS[to]!],
+        workRoot: context.workDir,
+        timeoutMs: context.limits.timeoutMs,
+        outputPath,
+        maxOutputBytes: context.limits.maxOutputBytes,
+        signal: context.signal,
+        // No display: Qt, if calibre loads it, draws off screen.
+        env: { QT_QPA_PLATFORM: 'offscreen' },
+        onStdout: (chunk) => {
+          for (const [, percent] of chunk.matchAll(PROGRESS)) {
+            const value = Math.min(99, Number(percent));
+            if (value > reported) context.onProgress?.((reported = value));
+          }
+        },
+      });
+      throwIfEngineMissing(result, 'e-book');
+      const size = await stat(outputPath).then((s) => s.size, () => 0);
+      if (result.exitCode !== 0 || size === 0) {
+        const drm = /DRM/.test(result.stderrTail + result.stdout);
+        throw drm
+          ? new ConversionError('security_rejected', 'The e-book is protected by DRM: it cannot be converted.', false, result.stderrTail)
+          : new ConversionError('unsupported_or_corrupt_input', `The input could not be read as ${from}.`, false, result.stderrTail);
+      }
+    } catch (error) {
+      await rm(outputPath, { force: true });
+      throw error;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    context.onProgress?.(100);
+    return { files: [outputPath] };
+  }
+}
