@@ -1,4 +1,16 @@
-import { checkSpend, createPayer, type Payer, type PaymentRequest, SpendLimitError, type SignedPayment, type SpendLimits } from '@fileshift/sdk';
+import {
+  approvingPlanned,
+  checkPlan,
+  checkSpend,
+  createPayer,
+  describePlan,
+  type Payer,
+  type PaymentRequest,
+  SpendLimitError,
+  type SignedPayment,
+  type SpendLimits,
+  type SpendPlan,
+} from '@fileshift/sdk';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import type { SpendLedger, SpendRecord } from './spend-ledger.js';
 
@@ -17,6 +29,8 @@ export type ApprovePayment = (request: PaymentRequest & { resource?: string }) =
 export interface PayerHooks {
   /** Asked above the approval threshold; without it such payments are declined. */
   approve?: ApprovePayment;
+  /** Asked once for a plan of payments (a whole conversion) when any of them is above the threshold; without it such plans are declined. */
+  approvePlan?: (plan: SpendPlan) => Promise<boolean>;
   /** Told of each payment this payer commits to, once it is in the ledger and before it is signed. */
   onPayment?: (payment: SpendRecord) => void;
 }
@@ -84,7 +98,20 @@ export class AgentWallet {
       },
       spent: () => this.options.ledger.total(),
       withApproval: (approve) => this.payer({ ...hooks, approve: approve && (async (payment) => approve(payment)) }),
+      commit: (plan) => this.commit(plan, hooks),
     };
+  }
+
+  /** A payer for a plan that fits the limits as a whole, approved once when any of its payments needs approval. */
+  private async commit(plan: SpendPlan, hooks: PayerHooks): Promise<Payer> {
+    const { approvalThreshold, ledger, limits } = this.options;
+    const decision = checkPlan(plan, limits, ledger.total());
+    if (!decision.allowed) throw new SpendLimitError(decision.limit, `Payment refused (${decision.limit}): ${decision.message}.`);
+    const threshold = approvalThreshold ?? null;
+    if (threshold === null || !plan.payments.some((payment) => payment.maxAmount > threshold)) return this.payer(hooks);
+    const approved = hooks.approvePlan ? await hooks.approvePlan(plan).catch(() => false) : false;
+    if (!approved) throw new SpendLimitError('approval', `Payment refused (approval): ${describePlan(plan)} was not approved.`);
+    return this.payer({ ...hooks, approve: approvingPlanned(plan, hooks.approve) });
   }
 
   spending(): WalletSpending {

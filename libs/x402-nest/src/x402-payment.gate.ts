@@ -1,6 +1,7 @@
 import {
   decodePaymentRequiredHeader,
   encodePaymentRequiredHeader,
+  encodePaymentResponseHeader,
 } from '@x402/core/http';
 import {
   type HTTPRequestContext,
@@ -146,6 +147,9 @@ export class X402PaymentGate {
           { ...AFTER_SETTLEMENT_RETRIES, onRetry: (error) => this.options.onError?.(`recording settled payment ${recordId} (tx ${settlement.transaction}) failed; retrying`, error) },
         );
         for (const [name, value] of Object.entries(settlement.headers)) reply.header(name, value);
+        // The official exact facilitator leaves the amount out of its answer: the receipt must still say what was settled.
+        const { headers: _headers, requirements: _requirements, ...settled } = settlement;
+        reply.header('PAYMENT-RESPONSE', encodePaymentResponseHeader({ ...settled, amount: settled.amount ?? paymentRequirements.amount }));
         return receipt;
       },
     };
