@@ -10,6 +10,7 @@ import { buildOpenApiDocument } from './discovery/build-openapi-document.js';
 import { OpenApiDocumentStore } from './discovery/openapi-document.store.js';
 import { answerFrameworkError } from './http/answer-framework-error.js';
 import { createClientErrorHandler } from './http/client-error-handler.js';
+import { allowCrossOrigin } from './http/cross-origin.js';
 import { HttpExceptionFilter } from './http/http-exception.filter.js';
 import { answerUnmetExpectation } from './http/unmet-expectation.handler.js';
 import { PinoNestLogger } from './logging/pino-nest-logger.js';
@@ -44,6 +45,7 @@ export async function createHttpApp(config: AppConfig, logger: Logger): Promise<
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  allowCrossOrigin(fastify, config.corsAllowedOrigins);
   // Binary bodies (the key API's detect_file_type) arrive as a Buffer; each route bounds its size.
   fastify.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   await app.register(fastifyMultipart as never, {

@@ -3,20 +3,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectArchive, writeArchiveSample } from '@fileshift/converters/testing';
-import { DevChain } from '@fileshift/devchain';
-import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyApiClient } from './support/key-api-client.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { type PaidTestApp, startPaidTestApp } from './support/paid-test-app.js';
 import { convertFile, jobEnded } from './support/x402-jobs.js';
-import { payingFetch } from './support/x402-payer.js';
 
 
 /** Archives through the whole service: a .tar.gz known by its double extension, each way in, and a hostile zip. */
 describe('archives (real service, bsdtar and settlement)', () => {
-  let chain: DevChain;
-  let t: TestApp;
-  let pay: typeof fetch;
+  let t: PaidTestApp;
   const dir = mkdtempSync(join(tmpdir(), 'fileshift-archives-e2e-'));
 
   const convert = (fetcher: typeof fetch, file: Buffer, filename: string, target: string) => convertFile(t.baseUrl, fetcher, file, filename, target);
@@ -28,13 +23,10 @@ describe('archives (real service, bsdtar and settlement)', () => {
   };
 
   beforeAll(async () => {
-    chain = await DevChain.start();
-    t = await startTestApp({ DEVCHAIN_RPC_URL: chain.rpcUrl });
-    pay = payingFetch(chain, privateKeyToAccount(chain.payerPrivateKeys[5]!));
+    t = await startPaidTestApp({ payerIndex: 5 });
   });
   afterAll(async () => {
     await t?.close();
-    await chain?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -54,16 +46,16 @@ describe('archives (real service, bsdtar and settlement)', () => {
 
   it('x402: a backup.tar.gz is read as a tgz by its name and sold as backup.7z; a zip asked for as TXZ as backup.txz', async () => {
     const tgz = readFileSync(writeArchiveSample('tgz', join(dir, 'backup.tar.gz')));
-    const sevenZip = await jobEnded(await convert(pay, tgz, 'backup.tar.gz', '7z'));
+    const sevenZip = await jobEnded(await convert(t.pay, tgz, 'backup.tar.gz', '7z'));
     expect(sevenZip).toMatchObject({ status: 'done', target_format: '7z', detected_input_format: 'tgz' });
-    const first = (await (await pay(sevenZip.result_url!)).json()) as { download_url: string; filename: string; mime_type: string };
+    const first = (await (await t.pay(sevenZip.result_url!)).json()) as { download_url: string; filename: string; mime_type: string };
     expect([first.filename, first.mime_type]).toEqual(['backup.7z', 'application/x-7z-compressed']);
     expectArchive(saved('backup.7z', Buffer.from(await (await fetch(first.download_url)).arrayBuffer())), '7z');
 
     const zip = readFileSync(writeArchiveSample('zip', join(dir, 'backup.zip')));
-    const done = await jobEnded(await convert(pay, zip, 'backup.zip', 'TXZ'));
+    const done = await jobEnded(await convert(t.pay, zip, 'backup.zip', 'TXZ'));
     expect(done).toMatchObject({ status: 'done', target_format: 'txz', detected_input_format: 'zip' });
-    const purchase = (await (await pay(done.result_url!)).json()) as { download_url: string; filename: string; mime_type: string };
+    const purchase = (await (await t.pay(done.result_url!)).json()) as { download_url: string; filename: string; mime_type: string };
     expect([purchase.filename, purchase.mime_type]).toEqual(['backup.txz', 'application/x-xz']);
     expectArchive(saved('backup.txz', Buffer.from(await (await fetch(purchase.download_url)).arrayBuffer())), 'txz');
   });
@@ -71,11 +63,11 @@ describe('archives (real service, bsdtar and settlement)', () => {
   it('x402: a zip holding a link to /etc/passwd fails as security_rejected, and its result is never sold', async () => {
     const script = 'import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], "w") as z:\n    i = zipfile.ZipInfo("passwd"); i.create_system = 3; i.external_attr = 0o120777 << 16\n    z.writestr(i, "/etc/passwd")';
     execFileSync('/usr/bin/python3', ['-c', script, join(dir, 'hostile.zip')]);
-    const failed = await jobEnded(await convert(pay, readFileSync(join(dir, 'hostile.zip')), 'hostile.zip', 'tgz'));
+    const failed = await jobEnded(await convert(t.pay, readFileSync(join(dir, 'hostile.zip')), 'hostile.zip', 'tgz'));
     expect(failed).toMatchObject({ status: 'failed', failure_type: 'security_rejected' });
     expect(failed.message).toMatch(/symbolic link/);
-    const before = await chain.usdcBalanceOf(chain.payTo);
-    expect((await pay(`${t.baseUrl}/api/x402/v1/convert-file/${failed.job_id}/result`)).status).toBe(409);
-    expect(await chain.usdcBalanceOf(chain.payTo)).toBe(before);
+    const before = await t.chain.usdcBalanceOf(t.chain.payTo);
+    expect((await t.pay(`${t.baseUrl}/api/x402/v1/convert-file/${failed.job_id}/result`)).status).toBe(409);
+    expect(await t.chain.usdcBalanceOf(t.chain.payTo)).toBe(before);
   });
 });

@@ -219,6 +219,36 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
     expect(await payTo()).toBe(before);
   });
 
+  it('a target_format that is unknown or unreachable gets 422 listing the valid targets; aliases are accepted', async () => {
+    const before = await payTo();
+    const catalogue = (await (await fetch(`${t.baseUrl}/api/x402/v1/formats`)).json()) as { formats: Array<{ id: string; targets: Array<{ format: string }> }> };
+    const pngTargets = catalogue.formats.find((format) => format.id === 'png')!.targets.map((target) => target.format).sort();
+    const everyTarget = [...new Set(catalogue.formats.flatMap((format) => format.targets.map((target) => target.format)))].sort();
+    type Refusal = { error: { code: string; message: string; details: { source_format: string | null; valid_targets: string[]; fields: Array<{ field: string }> } } };
+
+    const misspelt = await convert(pay, png, fieldsFor(png, 'a.png', 'wepb'));
+    expect(misspelt.status).toBe(422);
+    const misspeltBody = (await misspelt.json()) as Refusal;
+    expect(misspeltBody.error.code).toBe('validation_error');
+    expect(misspeltBody.error.details).toMatchObject({ source_format: 'png', valid_targets: pngTargets, fields: [{ field: 'target_format' }] });
+    expect(misspeltBody.error.message).toContain('webp');
+
+    const unreachable = await convert(pay, png, fieldsFor(png, 'a.png', 'mp3'));
+    expect(unreachable.status).toBe(422);
+    expect(((await unreachable.json()) as Refusal).error.details).toMatchObject({ source_format: 'png', valid_targets: pngTargets });
+
+    // Bytes with no signature any detector knows.
+    const noise = Buffer.from(Array.from({ length: 100 }, (_, i) => (i * 167 + 13) & 0xff));
+    const unknownSource = await convert(pay, noise, fieldsFor(noise, 'a.bin', 'wepb'));
+    expect(unknownSource.status).toBe(422);
+    expect(((await unknownSource.json()) as Refusal).error.details).toMatchObject({ source_format: null, valid_targets: everyTarget });
+    expect(everyTarget.length).toBeGreaterThan(pngTargets.length);
+    expect(await payTo()).toBe(before);
+
+    const alias = await convert(pay, png, fieldsFor(png, 'a.png', 'jpeg'));
+    expect(alias.status).toBe(202);
+  });
+
   it('DELETE removes input, result and details at once; the job then answers 410', async () => {
     const response = await convert(pay, png, fieldsFor(png, 'gone.png', 'webp'));
     const { job_id: jobId, status_url: statusUrl } = (await response.json()) as { job_id: string; status_url: string };

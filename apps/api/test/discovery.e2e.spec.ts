@@ -116,6 +116,20 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     });
   });
 
+  it('serves the format catalogue free: the live workers\' formats, targets, options and their schemas, as the OpenAPI document says', async () => {
+    const response = await fetch(`${t.baseUrl}/api/x402/v1/formats`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('payment-required')).toBeNull();
+    const catalogue = (await response.json()) as { pairs: number; formats: Array<{ id: string; extensions: string[]; targets: Array<{ format: string; options: string[] }> }>; option_schemas: Record<string, object> };
+    const { conversions } = (await (await fetch(`${t.baseUrl}/.well-known/x402.json`)).json()) as { conversions: { pairs: number; from: Record<string, string[]> } };
+    expect(catalogue.pairs).toBe(conversions.pairs);
+    expect(Object.fromEntries(catalogue.formats.map((format) => [format.id, format.targets.map((target) => target.format)]))).toEqual(conversions.from);
+    expect(catalogue.formats.find((format) => format.id === 'png')?.targets.find((target) => target.format === 'webp')?.options).toEqual(['fit', 'height', 'quality', 'width']);
+    expect(catalogue.option_schemas.bitrate).toBeDefined();
+    const document = (await (await fetch(`${t.baseUrl}/openapi.json`)).json()) as Record<string, any>;
+    expect(document.paths['/api/x402/v1/formats'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/FormatCatalogue' });
+  });
+
   it('answers health (liveness) and readiness with their documented shapes', async () => {
     const health = await fetch(`${t.baseUrl}/api/x402/v1/health`);
     expect(health.status).toBe(200);

@@ -3,15 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { ghostscriptPdf, pdfInfo, pdfPages, pdfText, qpdfEncrypted, SAMPLE_HEADING, sampleDocx, zipEntries } from '@fileshift/converters/testing';
-import { DevChain } from '@fileshift/devchain';
+import { expectEbook, expectMarkup, ghostscriptPdf, pdfInfo, pdfPages, pdfText, qpdfEncrypted, SAMPLE_HEADING, sampleDocx, sampleFb2, sampleMobi, zipEntries } from '@fileshift/converters/testing';
 import sharp from 'sharp';
-import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyApiClient } from './support/key-api-client.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { type PaidTestApp, startPaidTestApp } from './support/paid-test-app.js';
 import { convertFile, jobEnded, type X402JobStatus } from './support/x402-jobs.js';
-import { payingFetch } from './support/x402-payer.js';
 
 
 /**
@@ -19,9 +16,7 @@ import { payingFetch } from './support/x402-payer.js';
  * both APIs, plans of several steps, one file per page, and failures that charge nothing.
  */
 describe('documents and PDF (real service, engines and settlement)', () => {
-  let chain: DevChain;
-  let t: TestApp;
-  let pay: typeof fetch;
+  let t: PaidTestApp;
   const dir = mkdtempSync(join(tmpdir(), 'fileshift-documents-e2e-'));
   const docx = sampleDocx();
   let threePagePdf: Buffer;
@@ -30,7 +25,7 @@ describe('documents and PDF (real service, engines and settlement)', () => {
 
   async function bought(done: X402JobStatus): Promise<{ filename: string; mime_type: string; bytes: Buffer }> {
     expect(done.status).toBe('done');
-    const purchase = (await (await pay(done.result_url!)).json()) as { download_url: string; filename: string; mime_type: string };
+    const purchase = (await (await t.pay(done.result_url!)).json()) as { download_url: string; filename: string; mime_type: string };
     const bytes = Buffer.from(await (await fetch(purchase.download_url)).arrayBuffer());
     return { filename: purchase.filename, mime_type: purchase.mime_type, bytes };
   }
@@ -42,14 +37,11 @@ describe('documents and PDF (real service, engines and settlement)', () => {
   };
 
   beforeAll(async () => {
-    chain = await DevChain.start();
-    t = await startTestApp({ DEVCHAIN_RPC_URL: chain.rpcUrl });
-    pay = payingFetch(chain, privateKeyToAccount(chain.payerPrivateKeys[5]!));
+    t = await startPaidTestApp({ payerIndex: 5 });
     threePagePdf = readFileSync(ghostscriptPdf(dir, 'three-pages', ['Fileshift page one', 'Fileshift page two', 'Fileshift page three']));
   });
   afterAll(async () => {
     await t?.close();
-    await chain?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -75,6 +67,22 @@ describe('documents and PDF (real service, engines and settlement)', () => {
     expect(download.headers.get('x-content-type-options')).toBe('nosniff');
     expect(download.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
     expect(await download.text()).toContain(SAMPLE_HEADING);
+  });
+
+  it('x402: a hand-written FictionBook is detected as fb2 and sold as an EPUB (calibre)', async () => {
+    const done = await jobEnded(await convert(t.pay, Buffer.from(sampleFb2()), 'novel.fb2', 'epub'));
+    expect(done).toMatchObject({ status: 'done', detected_input_format: 'fb2', target_format: 'epub' });
+    const { filename, mime_type, bytes } = await bought(done);
+    expect([filename, mime_type]).toEqual(['novel.epub', 'application/epub+zip']);
+    expectMarkup(saved('novel.epub', bytes), 'epub', SAMPLE_HEADING);
+  });
+
+  it('key API: a hand-written MOBI → AZW3 (KF8), read back by our own PalmDB reader', async () => {
+    const response = await keyApiClient(t.baseUrl).uploadAndConvert(sampleMobi(), 'book.mobi', 'mobi', 'azw3');
+    expect(response.status).toBe(200);
+    const { file } = (await response.json()) as { file: { urls: string[] } };
+    const download = await fetch(`${t.baseUrl}${file.urls[0]}`);
+    expectEbook(saved('book.azw3', Buffer.from(await download.arrayBuffer())), 'azw3', SAMPLE_HEADING);
   });
 
   it('key API: PDF → PNG lists one URL per page, each that page at the DPI asked for', async () => {
@@ -111,7 +119,7 @@ describe('documents and PDF (real service, engines and settlement)', () => {
   });
 
   it('x402: PDF → PNG sells one ZIP of the pages, named by page', async () => {
-    const done = await jobEnded(await convert(pay, threePagePdf, 'minutes.pdf', 'png', { dpi: 36 }));
+    const done = await jobEnded(await convert(t.pay, threePagePdf, 'minutes.pdf', 'png', { dpi: 36 }));
     const result = await bought(done);
     expect(result).toMatchObject({ filename: 'minutes.zip', mime_type: 'application/zip' });
     const zip = saved('pages.zip', result.bytes);
@@ -121,7 +129,7 @@ describe('documents and PDF (real service, engines and settlement)', () => {
   });
 
   it('x402: DOCX → PNG runs the two-step plan (LibreOffice, then poppler), recorded with the job', async () => {
-    const done = await jobEnded(await convert(pay, docx, 'report.docx', 'png'));
+    const done = await jobEnded(await convert(t.pay, docx, 'report.docx', 'png'));
     const result = await bought(done);
     // One page: the file itself, not a ZIP.
     expect(result).toMatchObject({ filename: 'report.png', mime_type: 'image/png' });
@@ -136,19 +144,19 @@ describe('documents and PDF (real service, engines and settlement)', () => {
 
   it('x402: a password-protected PDF fails as security_rejected, and its result is never sold', async () => {
     const locked = readFileSync(qpdfEncrypted(saved('open.pdf', threePagePdf), join(dir, 'locked.pdf'), 'secret'));
-    const failed = await jobEnded(await convert(pay, locked, 'locked.pdf', 'png'));
+    const failed = await jobEnded(await convert(t.pay, locked, 'locked.pdf', 'png'));
     expect(failed).toMatchObject({ status: 'failed', failure_type: 'security_rejected' });
     expect(failed.message).toMatch(/password/i);
-    const before = await chain.usdcBalanceOf(chain.payTo);
-    expect((await pay(`${t.baseUrl}/api/x402/v1/convert-file/${failed.job_id}/result`)).status).toBe(409);
-    expect(await chain.usdcBalanceOf(chain.payTo)).toBe(before);
+    const before = await t.chain.usdcBalanceOf(t.chain.payTo);
+    expect((await t.pay(`${t.baseUrl}/api/x402/v1/convert-file/${failed.job_id}/result`)).status).toBe(409);
+    expect(await t.chain.usdcBalanceOf(t.chain.payTo)).toBe(before);
   });
 
   it('advertises the document conversions the live worker can run: list_ext_out, detection, discovery', async () => {
     const api = keyApiClient(t.baseUrl);
     const list = (await (await api.post('list_ext_out', { ext_in: 'docx' })).json()) as { extensions: string[] };
     expect(list.extensions).toEqual(expect.arrayContaining(['pdf', 'odt', 'txt', 'png', 'jpg']));
-    const detection = await pay(`${t.baseUrl}/api/x402/v1/detect-file-type`, {
+    const detection = await t.pay(`${t.baseUrl}/api/x402/v1/detect-file-type`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ filename: 'report.docx', size_bytes: docx.length, header_first_200_bytes_base64: docx.subarray(0, 200).toString('base64') }),

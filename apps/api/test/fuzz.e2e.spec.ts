@@ -58,7 +58,7 @@ const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
 /** The routes without a path parameter. */
 const FIXED_PATHS = [
   '/api/x402/v1/detect-file-type', '/api/x402/v1/convert-file', '/api/x402/v1/health', '/api/x402/v1/health/ready', '/api/x402/v1', '/api/x402/v1/',
-  '/openapi.json', '/openapi.yaml', '/llms.txt', '/.well-known/x402.json',
+  '/api/x402/v1/formats', '/openapi.json', '/openapi.yaml', '/llms.txt', '/.well-known/x402.json',
   '/api/v1/upload', '/api/v1/convert', '/api/v1/list_ext_out', '/api/v1/list_ext_out_by_type', '/api/v1/detect_file_type',
 ];
 

@@ -2,21 +2,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ffprobeEntries, SUBTITLE_LINE, SUBTITLE_SAMPLES, writeVideoSample } from '@fileshift/converters/testing';
-import { DevChain } from '@fileshift/devchain';
 import sharp from 'sharp';
-import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyApiClient } from './support/key-api-client.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { type PaidTestApp, startPaidTestApp } from './support/paid-test-app.js';
 import { convertFile, jobEnded } from './support/x402-jobs.js';
-import { payingFetch } from './support/x402-payer.js';
 
 
 /** Video, sound tracks, poster frames and subtitles through the whole service, formats named by their aliases too. */
 describe('media (real service, ffmpeg and settlement)', () => {
-  let chain: DevChain;
-  let t: TestApp;
-  let pay: typeof fetch;
+  let t: PaidTestApp;
   const dir = mkdtempSync(join(tmpdir(), 'fileshift-media-e2e-'));
   let mp4: Buffer;
 
@@ -30,14 +25,11 @@ describe('media (real service, ffmpeg and settlement)', () => {
   const download = async (url: string) => Buffer.from(await (await fetch(`${t.baseUrl}${url}`)).arrayBuffer());
 
   beforeAll(async () => {
-    chain = await DevChain.start();
-    t = await startTestApp({ DEVCHAIN_RPC_URL: chain.rpcUrl });
-    pay = payingFetch(chain, privateKeyToAccount(chain.payerPrivateKeys[6]!));
+    t = await startPaidTestApp({ payerIndex: 6 });
     mp4 = readFileSync(writeVideoSample('mp4', join(dir, 'clip.mp4'), { seconds: 2 }));
   });
   afterAll(async () => {
     await t?.close();
-    await chain?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -58,9 +50,9 @@ describe('media (real service, ffmpeg and settlement)', () => {
   });
 
   it('x402: a poster frame asked for as "JPEG" (an alias) is sold as jpg', async () => {
-    const done = await jobEnded(await convert(pay, mp4, 'holiday.mp4', 'JPEG'));
+    const done = await jobEnded(await convert(t.pay, mp4, 'holiday.mp4', 'JPEG'));
     expect(done).toMatchObject({ status: 'done', target_format: 'jpg', detected_input_format: 'mp4' });
-    const purchase = (await (await pay(done.result_url!)).json()) as { download_url: string; filename: string; mime_type: string };
+    const purchase = (await (await t.pay(done.result_url!)).json()) as { download_url: string; filename: string; mime_type: string };
     expect([purchase.filename, purchase.mime_type]).toEqual(['holiday.jpg', 'image/jpeg']);
     const meta = await sharp(Buffer.from(await (await fetch(purchase.download_url)).arrayBuffer())).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 160, 120]);
@@ -68,8 +60,8 @@ describe('media (real service, ffmpeg and settlement)', () => {
 
   it('x402: SubRip → WebVTT keeps the cues', async () => {
     const srt = Buffer.from(SUBTITLE_SAMPLES.srt!);
-    const done = await jobEnded(await convert(pay, srt, 'captions.srt', 'vtt'));
-    const purchase = (await (await pay(done.result_url!)).json()) as { download_url: string };
+    const done = await jobEnded(await convert(t.pay, srt, 'captions.srt', 'vtt'));
+    const purchase = (await (await t.pay(done.result_url!)).json()) as { download_url: string };
     const text = Buffer.from(await (await fetch(purchase.download_url)).arrayBuffer()).toString('utf8');
     expect(text).toMatch(/^WEBVTT/);
     expect(text).toContain(`00:01.000 --> 00:03.500\n${SUBTITLE_LINE}`);

@@ -42,6 +42,10 @@ export const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(3000),
   PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .regex(/^(\*|https?:\/\/[^\s,]+(,https?:\/\/[^\s,]+)*)$/, 'must be * or origins (scheme://host[:port]) separated by commas')
+    .default('*'),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   SCRATCH_DIR: z.string().min(1).optional(),
@@ -104,6 +108,8 @@ export interface AppConfig {
   host: string;
   port: number;
   publicBaseUrl?: string;
+  /** Web pages allowed to call the APIs (CORS): any, or these exact origins. */
+  corsAllowedOrigins: '*' | string[];
   databaseUrl?: string;
   dataDir: string;
   /** Where workers give each conversion its own scratch directory. */
@@ -190,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
       host: e.HOST,
       port: e.PORT,
       publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+      corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS === '*' ? '*' : e.CORS_ALLOWED_ORIGINS.split(',').map((origin) => origin.replace(/\/+$/, '')),
       databaseUrl: e.DATABASE_URL,
       dataDir: e.DATA_DIR,
       scratchDir: e.SCRATCH_DIR ?? join(e.DATA_DIR, 'scratch'),

@@ -42,4 +42,13 @@ export class DetectionService {
     }
     return { ok: true, format: source.format, plans };
   }
+
+  /** The target ids a conversion of this file may ask for: those of its format when the bytes show one an engine reads, else every target. */
+  async validTargets(input: DetectionInput): Promise<{ source: string | null; targets: string[] }> {
+    const { graph } = await this.catalogue.current();
+    const { best } = detectFormat(input);
+    const ofSource = best?.evidence === 'content' ? graph.targetsOf(best.format.id) : [];
+    if (best && ofSource.length > 0) return { source: best.format.id, targets: [...ofSource].sort() };
+    return { source: null, targets: [...new Set(graph.sourceFormats().flatMap((format) => graph.targetsOf(format)))].sort() };
+  }
 }

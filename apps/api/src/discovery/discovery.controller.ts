@@ -4,7 +4,10 @@ import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ConversionCatalogue } from '../conversion/conversion-catalogue.service.js';
+import { ApiJsonResponse } from '../http/api-docs.decorators.js';
 import { availableConversions } from './available-conversions.js';
+import { formatCatalogue } from './format-catalogue.js';
+import { type FormatCatalogue, FormatCatalogueSchema } from './format-catalogue.schemas.js';
 import { renderLandingPage } from './landing-page.js';
 import { renderLlmsTxt } from './llms-txt.js';
 import { OpenApiDocumentStore } from './openapi-document.store.js';
@@ -34,6 +37,16 @@ export class DiscoveryController {
   @textResponse('text/html', 'HTML landing page.')
   landing(): string {
     return renderLandingPage({ version: this.config.version, resources: paidResources(this.config.prices) });
+  }
+
+  @Get('api/x402/v1/formats')
+  @ApiOperation({
+    operationId: 'listFormats',
+    summary: 'The format catalogue (free): every input format the running workers read, its targets with their categories and options, and the options\' JSON Schemas.',
+  })
+  @ApiJsonResponse(200, FormatCatalogueSchema, 'The format catalogue of the running workers.')
+  async formats(): Promise<FormatCatalogue> {
+    return formatCatalogue((await this.catalogue.current()).graph);
   }
 
   @Get('openapi.json')

@@ -12,8 +12,12 @@ export interface FieldProblem {
 
 /** Fields of a request that break its schema or its rules; names each failing field. */
 export class RequestValidationError extends DomainError<RequestValidationErrorCode> {
-  constructor(readonly fields: FieldProblem[]) {
-    super(RequestValidationErrorCode.InvalidFields, `Validation failed: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`, { fields });
+  /** `hints`: more details for the client beside `fields`, such as the values it could have given. */
+  constructor(
+    readonly fields: FieldProblem[],
+    hints: Record<string, unknown> = {},
+  ) {
+    super(RequestValidationErrorCode.InvalidFields, `Validation failed: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`, { fields, ...hints });
   }
 
   static of(field: string, message: string): RequestValidationError {

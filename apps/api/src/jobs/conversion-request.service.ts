@@ -97,13 +97,24 @@ export class ConversionRequestService {
     const fields = validated(CreateConversionJobFieldsSchema, upload.fields);
     if (!upload.file) throw RequestValidationError.of('file', 'the multipart part "file" is missing');
     if (upload.file.size !== fields.size_bytes) throw RequestValidationError.of('size_bytes', `is ${fields.size_bytes} but ${upload.file.size} bytes arrived`);
+    const input = { filename: fields.filename, sizeBytes: upload.file.size, createdAt: new Date(fields.created_at), header: upload.file.head };
     const target = resolveFormat(fields.target_format);
-    if (!target) throw RequestValidationError.of('target_format', `"${fields.target_format}" is not a known output format`);
-    const source = await this.detection.planConversion({ filename: fields.filename, sizeBytes: upload.file.size, createdAt: new Date(fields.created_at), header: upload.file.head }, target.id);
+    if (!target) {
+      // The client may have misspelt it: tell it what it could ask for instead (GET /formats has the rest).
+      const { source, targets } = await this.detection.validTargets(input);
+      const among = source ? `${source} converts to` : 'the targets are';
+      throw new RequestValidationError([{ field: 'target_format', message: `"${fields.target_format}" is not a known output format; ${among} ${targets.join(', ')}` }], {
+        source_format: source,
+        valid_targets: targets,
+      });
+    }
+    const source = await this.detection.planConversion(input, target.id);
     if (!source.ok) {
       const field = source.problem === 'no_conversion_path' ? 'target_format' : 'file';
       const code = source.problem === 'no_conversion_path' ? ConversionRequestErrorCode.NoConversionPath : ConversionRequestErrorCode.UnreadableInput;
-      throw new ConversionRequestError(code, `Validation failed: ${field}: ${source.message}`, { fields: [{ field, message: source.message }] });
+      const hints = source.problem === 'no_conversion_path' ? await this.detection.validTargets(input) : undefined;
+      const valid = hints ? { source_format: hints.source, valid_targets: hints.targets } : {};
+      throw new ConversionRequestError(code, `Validation failed: ${field}: ${source.message}`, { fields: [{ field, message: source.message }], ...valid });
     }
     const plan = source.plans[0]!;
     const options = checkedOptions(parsedOptionsField(fields.options), plan);

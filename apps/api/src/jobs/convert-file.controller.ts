@@ -43,6 +43,8 @@ export class ConvertFileController {
     description:
       'The upload is validated (size, size_bytes, target_format, and the evidence rule: the first bytes must show a format an engine here reads, ' +
       'with a conversion path to the target) before the payment challenge: a request that cannot succeed is refused with 422 and never charged. ' +
+      'A target_format that is unknown, or that the file cannot be converted to, is refused with error.details.valid_targets: the target ids of the ' +
+      'format the bytes show (error.details.source_format), or every target id when they show none; aliases such as jpeg or tif are accepted. ' +
       'With the same Idempotency-Key and the same parameters the existing job is returned and no fee is charged again.',
   })
   @ApiConsumes('multipart/form-data')
