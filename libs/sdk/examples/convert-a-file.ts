@@ -2,12 +2,13 @@
  * Detect a file, convert it and save the result, paying with x402 from a wallet.
  *   PAYER_KEY=0x… PAY_NETWORK=eip155:8453 PAY_ASSET=0x8335…2913 node convert-a-file.ts photo.png webp
  */
-import { createClient, createPayer, parseUsdc } from '@fileshift/sdk';
+import { createClient, createPayer, isTargetFormat, parseUsdc } from '@fileshift/sdk';
 import { fileFromPath, saveFile } from '@fileshift/sdk/node';
 import { privateKeyToAccount } from 'viem/accounts';
 
 const [path, targetFormat = 'webp'] = process.argv.slice(2);
 if (!path) throw new Error('usage: convert-a-file.ts <file> [target format]');
+if (!isTargetFormat(targetFormat)) throw new Error(`unknown target format ${targetFormat}`);
 
 const payer = createPayer({
   account: privateKeyToAccount(process.env.PAYER_KEY as `0x${string}`),

@@ -1,5 +1,6 @@
 import type { Client } from 'openapi-fetch';
 import type { Clock } from './clock.js';
+import type { Payer } from './payer.js';
 import type { components, paths } from './generated/openapi.js';
 import { receiptOf, type SettlementReceipt } from './receipts.js';
 
@@ -9,6 +10,10 @@ export type Schemas = components['schemas'];
 export interface ClientContext {
   /** The typed client: API key and payments applied. */
   api: Client<paths>;
+  /** The client's payer, if it has one. */
+  payer?: Payer;
+  /** The typed client paying with another payer (e.g. one committed to a whole conversion). */
+  apiPayingWith(payer: Payer): Client<paths>;
   /** Service root without a trailing slash. */
   baseUrl: string;
   /** For download URLs: never pays. */

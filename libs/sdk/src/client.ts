@@ -28,9 +28,21 @@ export function createClient(options: ClientOptions) {
   const unpaid = reportingNetworkErrors(options.fetch ?? ((input, init) => globalThis.fetch(input, init)));
   // Payment wraps fetch, not an openapi-fetch middleware: paying means sending the request again, body
   // and all, with a signature, and a middleware can only change a request or its response, not send one.
-  const api: Client<paths> = createOpenApiClient<paths>({ baseUrl, fetch: options.payer ? options.payer.wrap(unpaid) : unpaid });
-  if (options.apiKey) api.use(apiKeyMiddleware(options.apiKey));
-  const context = { api, baseUrl, download: unpaid, conversionTimeoutMs: options.conversionTimeoutMs ?? DEFAULT_CONVERSION_TIMEOUT_MS, clock: options.clock ?? systemClock };
+  const apiPayingWith = (payer: Payer | undefined): Client<paths> => {
+    const client = createOpenApiClient<paths>({ baseUrl, fetch: payer ? payer.wrap(unpaid) : unpaid });
+    if (options.apiKey) client.use(apiKeyMiddleware(options.apiKey));
+    return client;
+  };
+  const api = apiPayingWith(options.payer);
+  const context = {
+    api,
+    payer: options.payer,
+    apiPayingWith,
+    baseUrl,
+    download: unpaid,
+    conversionTimeoutMs: options.conversionTimeoutMs ?? DEFAULT_CONVERSION_TIMEOUT_MS,
+    clock: options.clock ?? systemClock,
+  };
   return {
     /** The typed openapi-fetch client for any endpoint (API key and payer applied). */
     api,

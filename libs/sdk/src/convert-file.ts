@@ -1,18 +1,24 @@
 import { errorFromResponse } from './api-errors.js';
 import type { ClientContext, WithReceipt } from './client-context.js';
+import { conversionPlan } from './conversion-plan.js';
 import { withConversionRef } from './conversion-ref.js';
 import type { ConversionRef } from './errors.js';
 import { type FileInput, prepareFile } from './file-input.js';
 import { newIdempotencyKey } from './idempotency-key.js';
 import type { WaitForJobOptions } from './job-polling.js';
+import type { Payer } from './payer.js';
 import type { SettlementReceipt } from './receipts.js';
 import { retrying } from './retry.js';
-import type { ConversionJobAccepted, JobStatus, JobStatusDone, PurchasedConversionResult } from './x402-api.js';
+import type { ServicePrices } from './service-prices.js';
+import type { TargetFormat } from './generated/target-formats.js';
+import type { ConversionJobAccepted, ConversionOptions, ConversionTarget, JobStatus, JobStatusDone, PurchasedConversionResult } from './x402-api.js';
 
 export interface ConvertFileOptions {
   input: FileInput | File;
-  /** Output format without a dot, e.g. "webp". */
-  targetFormat: string;
+  /** Output format without a dot, e.g. "webp" (aliases such as "jpeg" too); a format the service does not know does not compile. */
+  targetFormat: TargetFormat;
+  /** Options of the conversion, e.g. { quality: 80, width: 800 }; one that does not apply to it is refused before any payment. */
+  options?: ConversionOptions;
   /**
    * Makes retries safe: the same key and file never pay the job fee twice. Generated when absent; the
    * key used is in the result, and on every error thrown after the job start was sent.
@@ -41,27 +47,39 @@ export type ConvertedFile<As extends ResultForm = 'bytes'> = {
 
 /** The steps convertFile runs, from the x402 API of the same client. */
 interface ConversionSteps {
-  startConversion(input: FileInput, targetFormat: string, idempotencyKey: string, signal?: AbortSignal): Promise<WithReceipt<ConversionJobAccepted>>;
+  startConversion(input: FileInput, target: ConversionTarget, idempotencyKey: string, signal?: AbortSignal): Promise<WithReceipt<ConversionJobAccepted>>;
   waitForJob(jobId: string, options: WaitForJobOptions): Promise<JobStatusDone>;
   buyResult(jobId: string, signal?: AbortSignal): Promise<WithReceipt<PurchasedConversionResult>>;
 }
 
+/** Where convertFile gets its steps: the client's own, or the same paying through a payer committed to the conversion. */
+interface ConversionServices {
+  steps: ConversionSteps;
+  getPrices(signal?: AbortSignal): Promise<ServicePrices>;
+  stepsPayingWith(payer: Payer): ConversionSteps;
+}
+
 /**
- * convertFile: start (job fee), poll, buy the result, download it. A lost answer or a 429 is retried
+ * convertFile: check the whole cost against the payer's limits (approved once), start (job fee), poll,
+ * buy the result, download it. A lost answer or a 429 is retried
  * with the same idempotency key, so nothing is paid twice. Every error after the job start was sent
  * carries `idempotencyKey`, and `jobId` once the job exists (see ConversionRef).
  */
-export function conversionFlow(steps: ConversionSteps, { download, clock }: Pick<ClientContext, 'download' | 'clock'>) {
+export function conversionFlow(services: ConversionServices, { download, clock, payer }: Pick<ClientContext, 'download' | 'clock' | 'payer'>) {
   function convertFile(options: ConvertFileOptions & { as?: 'bytes' }): Promise<ConvertedFile<'bytes'>>;
   function convertFile(options: ConvertFileOptions & { as: 'stream' }): Promise<ConvertedFile<'stream'>>;
-  async function convertFile({ input, targetFormat, idempotencyKey = newIdempotencyKey(), onProgress, signal, as }: ConvertFileOptions): Promise<ConvertedFile<ResultForm>> {
+  async function convertFile({ input, targetFormat, options, idempotencyKey = newIdempotencyKey(), onProgress, signal, as }: ConvertFileOptions): Promise<ConvertedFile<ResultForm>> {
     // Read once: a stream can be read only once, and a retry must send the same file.
     const { blob, filename, createdAt } = await prepareFile(input);
     const file: FileInput = { data: blob, filename, createdAt };
     const retry = <T>(call: () => Promise<T>) => retrying(call, { sleep: clock.sleep, signal });
     const ref: ConversionRef = { idempotencyKey };
     try {
-      const started = await retry(() => steps.startConversion(file, targetFormat, idempotencyKey, signal));
+      // Before the first payment: the job fee and the result must fit the limits together, approved once.
+      const steps = payer
+        ? services.stepsPayingWith(await payer.commit(conversionPlan(await retry(() => services.getPrices(signal)), { filename, sizeBytes: blob.size, targetFormat })))
+        : services.steps;
+      const started = await retry(() => steps.startConversion(file, { format: targetFormat, options }, idempotencyKey, signal));
       ref.jobId = started.job_id;
       const receipts = started.receipt ? [started.receipt] : [];
       await steps.waitForJob(started.job_id, { onProgress, signal });

@@ -14,7 +14,19 @@ export {
 export { type ClientOptions, createClient, type FileshiftClient } from './client.js';
 export type { Clock } from './clock.js';
 export type { WithReceipt } from './client-context.js';
-export type { ConversionJobAccepted, DetectFileOptions, DetectFileTypeResponse, JobStatus, JobStatusDone, PurchasedConversionResult } from './x402-api.js';
+export type {
+  ConversionJobAccepted,
+  ConversionOptions,
+  ConversionTarget,
+  DetectFileOptions,
+  DetectFileTypeResponse,
+  FormatCatalogue,
+  JobStatus,
+  JobStatusDone,
+  PurchasedConversionResult,
+} from './x402-api.js';
+export { TARGET_FORMATS, type TargetFormat } from './generated/target-formats.js';
+export { isTargetFormat } from './target-format.js';
 export type { ConvertedFile, ConvertFileOptions, ResultForm } from './convert-file.js';
 export type { JobStatusWithWait, WaitForJobOptions } from './job-polling.js';
 export type { DetectOptions, KeyApiDetection, OutputFormatsByType } from './key-api.js';
@@ -23,3 +35,6 @@ export type { components, paths } from './generated/openapi.js';
 export { createPayer, type Payer, type PayerOptions, type SignedPayment, type SpentStore } from './payer.js';
 export type { PaymentReceipt, SettlementReceipt } from './receipts.js';
 export { checkSpend, describeAllowed, formatUsdc, parseUsdc, type PaymentRequest, type SpendDecision, type SpendLimit, type SpendLimits } from './spend-policy.js';
+export { conversionPlan } from './conversion-plan.js';
+export { pricesOf, resultPriceFor, type PriceDiscovery, type ServicePrices } from './service-prices.js';
+export { approvingPlanned, checkPlan, describePlan, planTotal, type SpendPlan } from './spend-plan.js';

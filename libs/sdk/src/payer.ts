@@ -5,6 +5,7 @@ import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import type { registerExactSvmScheme } from '@x402/svm/exact/client';
 import { SpendLimitError } from './errors.js';
+import { approvingPlanned, checkPlan, describePlan, type SpendPlan } from './spend-plan.js';
 import { checkSpend, describeAllowed, formatUsdc, type PaymentRequest, type SpendLimits } from './spend-policy.js';
 
 /** One payment the payer signed. A signed authorization counts as spent: its recipient may settle it. */
@@ -31,6 +32,11 @@ export interface PayerOptions extends SpendLimits {
   svmSigner?: Parameters<typeof registerExactSvmScheme>[1]['signer'];
   /** Asked before each payment that passed the limits; false declines it. */
   approve?: (payment: PaymentRequest & { resource?: string }) => boolean | Promise<boolean>;
+  /**
+   * Asked once for a plan of payments (e.g. a whole conversion) before its first payment; its payments
+   * are then not asked about one by one. Without it, `approve` is asked for each.
+   */
+  approvePlan?: (plan: SpendPlan) => boolean | Promise<boolean>;
   spent?: SpentStore;
 }
 
@@ -41,6 +47,12 @@ export interface Payer {
   spent(): bigint;
   /** The same payer (same limits, store and reservations) asking another approval hook, e.g. per user session. */
   withApproval(approve: PayerOptions['approve']): Payer;
+  /**
+   * Checks a plan of payments against the per-payment cap and the budget left before any is made, and
+   * asks approval once for all of them; resolves to the payer that makes them. A refusal is a
+   * SpendLimitError and nothing is signed.
+   */
+  commit(plan: SpendPlan): Promise<Payer>;
 }
 
 /** What the x402 client reports when no offered network has a registered signer (nothing was signed). */
@@ -127,6 +139,13 @@ export function createPayer(options: PayerOptions): Payer {
     },
     spent: () => store.total(),
     withApproval: payerAsking,
+    async commit(plan) {
+      const decision = checkPlan(plan, options, store.total() + reserved);
+      if (!decision.allowed) throw refusalOf(decision.limit, decision.message);
+      if (!options.approvePlan) return payerAsking(approve);
+      if (!(await Promise.resolve(options.approvePlan(plan)).catch(() => false))) throw refusalOf('approval', `${describePlan(plan)} was not approved`);
+      return payerAsking(approvingPlanned(plan, approve ?? (() => true)));
+    },
   });
   return payerAsking(options.approve);
 }

@@ -1,4 +1,4 @@
-import { unwrap } from './api-errors.js';
+import { errorFromResponse, unwrap } from './api-errors.js';
 import { type ClientContext, type Schemas, type WithReceipt, withReceipt } from './client-context.js';
 import { conversionFlow } from './convert-file.js';
 import { type FileInput, prepareFile } from './file-input.js';
@@ -7,12 +7,19 @@ import { newIdempotencyKey } from './idempotency-key.js';
 import { jobPolling, type JobStatusWithWait } from './job-polling.js';
 import { multipartForm } from './multipart.js';
 import { retryAfterSeconds } from './retry-after.js';
+import type { TargetFormat } from './generated/target-formats.js';
+import { type PriceDiscovery, pricesOf, type ServicePrices } from './service-prices.js';
 
 export type DetectFileTypeResponse = Schemas['DetectFileTypeResponse'];
 export type JobStatus = Schemas['JobStatus'];
 export type JobStatusDone = Schemas['JobStatusDone'];
 export type ConversionJobAccepted = Schemas['ConversionJobAccepted'];
 export type PurchasedConversionResult = Schemas['PurchasedConversionResult'];
+export type FormatCatalogue = Schemas['FormatCatalogue'];
+/** Options of a conversion (quality, width, pages, dpi…); each applies to some conversions only, see getFormats(). */
+export type ConversionOptions = Schemas['ConversionOptions'];
+/** What to convert to: a target format, or a target format with options. */
+export type ConversionTarget = TargetFormat | { format: TargetFormat; options?: ConversionOptions };
 
 export interface DetectFileOptions {
   /** Stops reading the input and the request. */
@@ -44,15 +51,18 @@ export function x402Api(context: ClientContext) {
    */
   async function startConversion(
     input: FileInput | File,
-    targetFormat: string,
+    target: ConversionTarget,
     idempotencyKey: string = newIdempotencyKey(),
     signal?: AbortSignal,
   ): Promise<WithReceipt<ConversionJobAccepted> & { idempotencyKey: string }> {
     const file = await prepareFile(input);
+    const { format, options } = typeof target === 'string' ? { format: target, options: undefined } : target;
+    // Sent only when there are some: a request without options stays what it was (and keeps its idempotency fingerprint).
+    const optionsField = options && Object.keys(options).length > 0 ? { options: JSON.stringify(options) } : {};
     const result = await api.POST('/api/x402/v1/convert-file', {
       params: { header: { 'Idempotency-Key': idempotencyKey } },
       // The file part last: the service reads the fields before the upload.
-      body: { target_format: targetFormat, filename: file.filename, created_at: file.createdAt.toISOString(), size_bytes: file.sizeBytes, file: file.blob },
+      body: { target_format: format, ...optionsField, filename: file.filename, created_at: file.createdAt.toISOString(), size_bytes: file.sizeBytes, file: file.blob },
       bodySerializer: (body) => multipartForm(body, file.filename),
       signal,
     });
@@ -78,7 +88,29 @@ export function x402Api(context: ClientContext) {
     return unwrap(await api.DELETE('/api/x402/v1/convert-file/{job_id}/delete', { params: { path: { job_id: jobId } }, signal }), clock.now());
   }
 
+  /** The service's current prices, from its discovery document /.well-known/x402.json (free). */
+  async function getPrices(signal?: AbortSignal): Promise<ServicePrices> {
+    const response = await context.download(`${context.baseUrl}/.well-known/x402.json`, { signal });
+    const body: unknown = await response.json().catch(() => undefined);
+    if (!response.ok || typeof body !== 'object' || body === null) throw errorFromResponse(response, body, clock.now());
+    return pricesOf(body as PriceDiscovery);
+  }
+
+  /** The format catalogue (free): every input format the running workers read, its targets, and the options each conversion takes. */
+  async function getFormats(signal?: AbortSignal): Promise<FormatCatalogue> {
+    return unwrap(await api.GET('/api/x402/v1/formats', { signal }), clock.now());
+  }
+
   const waitForJob = jobPolling(getJob, clock, conversionTimeoutMs);
-  const convertFile = conversionFlow({ startConversion, waitForJob, buyResult }, context);
-  return { detectFile, startConversion, getJob, waitForJob, buyResult, deleteJob, convertFile };
+  const steps = { startConversion, waitForJob, buyResult };
+  const convertFile = conversionFlow(
+    {
+      steps,
+      getPrices,
+      // Each conversion pays through a payer committed to its whole cost (checked and approved once).
+      stepsPayingWith: (payer) => (payer === context.payer ? steps : x402Api({ ...context, api: context.apiPayingWith(payer), payer })),
+    },
+    context,
+  );
+  return { detectFile, startConversion, getJob, waitForJob, buyResult, deleteJob, convertFile, getPrices, getFormats };
 }

@@ -54,9 +54,9 @@ describe('the README examples and the demo run against the live service', () => 
     expect(isWebp(readFileSync(`${photo}.webp`))).toBe(true);
   });
 
-  it('examples/resume-a-conversion.ts resumes the job its refused result left, paying only the result', () => {
+  it('examples/resume-a-conversion.ts resumes the job a too-short wait left, paying only the result', () => {
     const output = runScript('libs/sdk/examples/resume-a-conversion.ts', [photo, 'gif'], payingEnv());
-    const refusedJob = /Payment refused \(per_payment_cap\): 0\.02 USDC is over the per-payment cap of 0\.01 USDC\. Job (job_\S+) waits on the server\./.exec(output)?.[1];
+    const refusedJob = /Job (job_\S+) waits on the server\./.exec(output)?.[1];
     expect(refusedJob, output).toBeDefined();
     expect(output).toContain(`resumed job ${refusedJob}: 1 more payment`);
     expect(readFileSync(`${photo}.gif`).subarray(0, 4).toString()).toBe('GIF8');

@@ -20,6 +20,11 @@ describe('the SDK is in step with the server', () => {
     expect(readFileSync(join(dir, 'openapi.ts'), 'utf8')).toBe(readFileSync(sdk('src/generated/openapi.ts'), 'utf8'));
   });
 
+  it('has the target formats generated from the engines and the format catalogue (else: npx nx run sdk:generate)', () => {
+    execFileSync(process.execPath, [sdk('scripts/generate-target-formats.mjs'), join(dir, 'target-formats.ts')], { cwd: root, stdio: 'pipe' });
+    expect(readFileSync(join(dir, 'target-formats.ts'), 'utf8')).toBe(readFileSync(sdk('src/generated/target-formats.ts'), 'utf8'));
+  });
+
   it('types format: binary as Blob, so multipart and octet-stream bodies are typed (not string)', () => {
     const document = {
       openapi: '3.1.0',

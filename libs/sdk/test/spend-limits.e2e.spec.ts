@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, parseUsdc, type PayerOptions, SpendLimitError } from '../src/index.js';
+import { createClient, describePlan, parseUsdc, type PayerOptions, SpendLimitError } from '../src/index.js';
 import { type LiveService, startLiveService } from '@fileshift/testing';
 import { anvilPayerAccount, countingSigner, devChainPayer, recordingFetch, tinyPng, usdcBalanceOf } from './support/dev-chain.js';
 
@@ -32,21 +32,55 @@ describe('the payer refuses what its limits forbid: nothing signed, nothing move
     };
   };
 
-  it('a per-payment cap below the result price: the job fee is paid, the result is refused unsigned; the error names the job left behind', async () => {
+  it('a per-payment cap below the result price: refused before the job fee, nothing signed, no job started', async () => {
     const { client, payer, signed, signatures } = clientWith({ maxPerPayment: parseUsdc('0.01') });
     const before = await payerBalance();
     const error = await client.convertFile({ input: png, targetFormat: 'gif', idempotencyKey: 'sdk-refused-0001' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SpendLimitError);
-    expect(error).toMatchObject({ limit: 'per_payment_cap', payment: { amount: 20_000n, network: service.devChain.network }, jobId: expect.stringMatching(/^job_/), idempotencyKey: 'sdk-refused-0001' });
-    expect((error as Error).message).toBe('Payment refused (per_payment_cap): 0.02 USDC is over the per-payment cap of 0.01 USDC.');
-    expect(signatures()).toBe(1); // the job fee, and nothing for the result
-    expect(signed().map((request) => request.path)).toEqual(['/api/x402/v1/convert-file']);
-    expect(payer.spent()).toBe(2_000n);
-    expect(await payerBalance()).toBe(before - 2_000n);
-    // The finished job stays on the server until bought, deleted or expired.
-    const jobId = (error as SpendLimitError).jobId!;
-    expect(await client.getJob(jobId)).toMatchObject({ status: 'done' });
-    expect(await client.deleteJob(jobId)).toMatchObject({ success: true });
+    expect(error).toMatchObject({ limit: 'per_payment_cap', idempotencyKey: 'sdk-refused-0001' });
+    expect((error as SpendLimitError).jobId).toBeUndefined();
+    expect((error as Error).message).toBe(
+      `Payment refused (per_payment_cap): Convert dot.png (${png.data.length} bytes) to gif: job fee 0.002 + result 0.02 = 0.022 USDC at most; 0.02 USDC is over the per-payment cap of 0.01 USDC.`,
+    );
+    expect(signatures()).toBe(0);
+    expect(signed()).toEqual([]);
+    expect(payer.spent()).toBe(0n);
+    expect(await payerBalance()).toBe(before);
+  });
+
+  it('a budget of 0.01 USDC: the job fee fits but fee + result do not, so nothing is paid (issue #16)', async () => {
+    const { client, payer, signed, signatures } = clientWith({ budget: parseUsdc('0.01') });
+    const before = await payerBalance();
+    const error = await client.convertFile({ input: png, targetFormat: 'webp' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'SpendLimitError', limit: 'budget', message: expect.stringContaining('= 0.022 USDC at most, over the budget left: 0.01 of 0.01 USDC') });
+    expect(signatures()).toBe(0);
+    expect(signed()).toEqual([]);
+    expect(payer.spent()).toBe(0n);
+    expect(await payerBalance()).toBe(before);
+  });
+
+  it('a conversion is approved once as a whole, in words, and then both payments are made without asking again', async () => {
+    const plans: string[] = [];
+    const perPayment: bigint[] = [];
+    const { client, payer, signatures } = clientWith({
+      approvePlan: (plan) => (plans.push(describePlan(plan)), true),
+      approve: ({ amount }) => (perPayment.push(amount), false),
+    });
+    const converted = await client.convertFile({ input: png, targetFormat: 'webp' });
+    expect(plans).toEqual([`Convert dot.png (${png.data.length} bytes) to webp: job fee 0.002 + result 0.02 = 0.022 USDC at most`]);
+    expect(perPayment).toEqual([]);
+    expect(signatures()).toBe(2);
+    expect(payer.spent()).toBe(22_000n);
+    expect(converted.receipts.map((receipt) => receipt.amount)).toEqual(['2000', '20000']);
+  });
+
+  it('a conversion whose plan is declined pays nothing', async () => {
+    const { client, signatures } = clientWith({ approvePlan: () => false, approve: () => true });
+    const before = await payerBalance();
+    const error = await client.convertFile({ input: png, targetFormat: 'webp' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'SpendLimitError', limit: 'approval', message: expect.stringMatching(/^Payment refused \(approval\): Convert dot\.png .* = 0\.022 USDC at most was not approved\.$/) });
+    expect(signatures()).toBe(0);
+    expect(await payerBalance()).toBe(before);
   });
 
   it('an asset that is not allowed (the dev-chain token must be listed explicitly) is refused before anything is signed', async () => {

@@ -28,7 +28,7 @@ describe('x402 API: detection and whole conversions on the dev chain (real settl
     const [payTo, payer] = [await balanceOf(service.devChain.payTo), await payerBalance()];
     const detected = await paying().detectFile(png);
     expect(detected.detected_format?.format).toBe('png');
-    expect(detected.receipt).toMatchObject({ network: service.devChain.network, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), payer: account.address });
+    expect(detected.receipt).toMatchObject({ network: service.devChain.network, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), payer: account.address, amount: JOB_FEE.toString() });
     expect(await balanceOf(service.devChain.payTo)).toBe(payTo + JOB_FEE);
     expect(await payerBalance()).toBe(payer - JOB_FEE);
   });
@@ -46,11 +46,42 @@ describe('x402 API: detection and whole conversions on the dev chain (real settl
     expect(isWebp(converted.data)).toBe(true);
     expect(converted).toMatchObject({ filename: 'dot.webp', mimeType: 'image/webp', sizeBytes: converted.data.length, jobId: expect.stringMatching(/^job_/) });
     expect(converted.receipts.map((receipt) => receipt.transaction)).toEqual([expect.stringMatching(/^0x[0-9a-f]{64}$/), expect.stringMatching(/^0x[0-9a-f]{64}$/)]);
+    // Amounts in dev mode too, where the facilitator's own answer has none.
+    expect(converted.receipts.map((receipt) => receipt.amount)).toEqual([JOB_FEE.toString(), RESULT_PRICE.toString()]);
     expect(converted.idempotencyKey).toMatch(/^fsdk-/);
     // The service's own record of the result purchase, beside the settlement receipts.
     expect(converted.resultPayment).toMatchObject({ protocol: 'x402', network: service.devChain.network, amount: { atomic_units: RESULT_PRICE.toString() }, tx_hash: converted.receipts[1]!.transaction });
     expect(seen.at(-1)).toBe('done');
     expect(await payerBalance()).toBe(before - JOB_FEE - RESULT_PRICE);
+  });
+
+  it('getFormats is free and lists what the running workers convert, with the options of each conversion', async () => {
+    const before = await payerBalance();
+    const catalogue = await createClient({ baseUrl: service.baseUrl }).getFormats();
+    const png = catalogue.formats.find((format) => format.id === 'png');
+    expect(png?.targets.find((target) => target.format === 'webp')?.options).toContain('quality');
+    expect(png?.targets.find((target) => target.format === 'gif')?.options).toContain('width');
+    expect(catalogue.option_schemas.quality).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    expect(catalogue.pairs).toBe(catalogue.formats.reduce((sum, format) => sum + format.targets.length, 0));
+    expect(await payerBalance()).toBe(before);
+  });
+
+  it('convertFile sends its options: a width resizes the result', async () => {
+    const converted = await paying().convertFile({ input: png, targetFormat: 'gif', options: { width: 4 } });
+    // GIF logical screen width: bytes 6..7, little-endian (the source is 8 pixels wide).
+    expect(Buffer.from(converted.data.subarray(0, 6)).toString()).toMatch(/^GIF8[79]a$/);
+    expect(converted.data[6]! | (converted.data[7]! << 8)).toBe(4);
+  });
+
+  it('an option that does not apply to the conversion is refused before any payment, naming those that do', async () => {
+    const before = await payerBalance();
+    const error = await paying()
+      .convertFile({ input: png, targetFormat: 'webp', options: { bitrate: '128k' } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(422);
+    expect((error as ApiError).message).toMatch(/bitrate.*does not apply.*quality/);
+    expect(await payerBalance()).toBe(before);
   });
 
   it('ffmpeg is installed, so the server can convert audio (CI installs it; without it the audio tests below fail)', () => {

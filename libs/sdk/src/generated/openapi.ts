@@ -21,6 +21,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/x402/v1/formats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The format catalogue (free): every input format the running workers read, its targets with their categories and options, and the options' JSON Schemas. */
+        get: operations["listFormats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -154,7 +171,7 @@ export interface paths {
         put?: never;
         /**
          * Start a conversion job (paid: job creation fee, non-refundable).
-         * @description The upload is validated (size, size_bytes, target_format, and the evidence rule: the first bytes must show a format an engine here reads, with a conversion path to the target) before the payment challenge: a request that cannot succeed is refused with 422 and never charged. With the same Idempotency-Key and the same parameters the existing job is returned and no fee is charged again.
+         * @description The upload is validated (size, size_bytes, target_format, and the evidence rule: the first bytes must show a format an engine here reads, with a conversion path to the target) before the payment challenge: a request that cannot succeed is refused with 422 and never charged. A target_format that is unknown, or that the file cannot be converted to, is refused with error.details.valid_targets: the target ids of the format the bytes show (error.details.source_format), or every target id when they show none; aliases such as jpeg or tif are accepted. With the same Idempotency-Key and the same parameters the existing job is returned and no fee is charged again.
          */
         post: operations["createConversionJob"];
         delete?: never;
@@ -420,6 +437,40 @@ export interface components {
             convertible_to: string[];
             /** @description The same sentence the text/plain answer gives. */
             message: string;
+        };
+        FormatTarget: {
+            /** @description Canonical id of the target format (give it, or any of its extensions, as target_format). */
+            format: string;
+            /** @enum {string} */
+            category: "image" | "document" | "spreadsheet" | "presentation" | "audio" | "video" | "ebook" | "text" | "archive" | "data" | "font" | "code" | "executable" | "model3d";
+            /** @description A target worth offering first. */
+            recommended: boolean;
+            /** @description The conversion options this conversion honours (schemas under option_schemas). */
+            options: ("quality" | "width" | "height" | "fit" | "pages" | "dpi" | "bitrate" | "pdfa" | "compress")[];
+        };
+        CatalogueFormat: {
+            /** @description Canonical format id. */
+            id: string;
+            description: string;
+            /** @enum {string} */
+            category: "image" | "document" | "spreadsheet" | "presentation" | "audio" | "video" | "ebook" | "text" | "archive" | "data" | "font" | "code" | "executable" | "model3d";
+            /** @description Every extension of the format (accepted as aliases), the canonical one first. */
+            extensions: string[];
+            mime_types: string[];
+            /** @description What this format converts to on the running workers, by format id. */
+            targets: components["schemas"]["FormatTarget"][];
+        };
+        FormatCatalogue: {
+            /** @description How many (source, target) conversions the running workers offer. */
+            pairs: number;
+            /** @description Every format the running workers read, by id, with its targets. */
+            formats: components["schemas"]["CatalogueFormat"][];
+            /** @description JSON Schema of each conversion option. */
+            option_schemas: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
         };
         HealthResponse: {
             /** @constant */
@@ -692,6 +743,26 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    listFormats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The format catalogue of the running workers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormatCatalogue"];
                 };
             };
         };
