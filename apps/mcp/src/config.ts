@@ -1,17 +1,27 @@
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { WalletKeySource } from '@fileshift/agent-wallet';
 import { parseUsdc } from '@fileshift/sdk';
 import { z } from 'zod';
+import { configuredPath } from './configured-path.js';
+import { isLoopback } from './host-check.js';
 
 /** Everything the MCP server is configured with, validated once at start. */
 export interface McpConfig {
   serviceUrl: string;
   /** For the free key API calls (output formats); without it the service's no-key limits apply. */
   apiKey?: string;
-  /** null: stdio (the default); a port: Streamable HTTP on 127.0.0.1. */
+  /** null: stdio (the default); a port: Streamable HTTP on `httpHost`. */
   httpPort: number | null;
+  /** The HTTP bind address: loopback by default; any other address needs `bearerToken` and `allowedHosts`. */
+  httpHost: string;
+  /** Host header values (a remote host's public name) accepted beside the loopback names. */
+  allowedHosts: string[];
+  /** Origin header values accepted beside the loopback origins. */
+  allowedOrigins: string[];
+  /** Required as `Authorization: Bearer …` on every HTTP request when set. */
+  bearerToken: string | null;
   wallet: WalletKeySource;
   /** Atomic USDC units. */
   maxPerPayment: bigint;
@@ -26,7 +36,15 @@ export interface McpConfig {
   rpcUrl?: string;
   outputDir: string;
   ledgerPath: string;
+  /** Where local paths may be read from when the client declares no MCP roots; empty: nowhere. */
+  allowedRoots: string[];
+  /** Development only: `host[:port]` entries a `url` input may reach over http and at private addresses. */
+  urlDevHosts: string[];
+  urlTimeoutMs: number;
 }
+
+/** A token guessable in practice would hand the wallet to whoever guesses it. */
+const MIN_TOKEN_LENGTH = 32;
 
 const usdc = z.string().transform((text, context) => {
   try {
@@ -53,12 +71,21 @@ const environment = z.object({
   FILESHIFT_RPC_URL: z.url().optional(),
   FILESHIFT_OUTPUT_DIR: z.string().default(join(homedir(), 'fileshift-output')),
   FILESHIFT_LEDGER: z.string().default(join(homedir(), '.fileshift', 'spend-ledger.jsonl')),
+  FILESHIFT_ALLOWED_ROOTS: z.string().transform((text) => text.split(':').map((item) => item.trim()).filter(Boolean)).default([]),
+  FILESHIFT_URL_DEV_HOSTS: list.transform((hosts) => hosts.map((host) => host.toLowerCase())).default([]),
+  FILESHIFT_URL_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
+  FILESHIFT_MCP_HOST: z.string().default('127.0.0.1'),
+  FILESHIFT_MCP_ALLOWED_HOSTS: list.default([]),
+  FILESHIFT_MCP_ALLOWED_ORIGINS: list.default([]),
+  FILESHIFT_MCP_TOKEN: z.string().min(MIN_TOKEN_LENGTH, `at least ${MIN_TOKEN_LENGTH} characters (e.g. openssl rand -hex 32)`).optional(),
 });
 
-export const USAGE = `usage: fileshift-mcp [--http <port>] [--url <service url>] [--output-dir <dir>] [--budget <USDC>] [--max-payment <USDC>]
+export const USAGE = `usage: fileshift-mcp [--http <port> [--host <bind address>]] [--url <service url>] [--output-dir <dir>] [--budget <USDC>] [--max-payment <USDC>]
 Environment: FILESHIFT_URL, FILESHIFT_API_KEY, FILESHIFT_WALLET_PRIVATE_KEY or FILESHIFT_WALLET_KEYSTORE (+ FILESHIFT_WALLET_KEYSTORE_PASSWORD),
 FILESHIFT_MAX_PAYMENT_USDC (0.05), FILESHIFT_BUDGET_USDC (1), FILESHIFT_APPROVAL_THRESHOLD_USDC, FILESHIFT_ALLOWED_NETWORKS,
-FILESHIFT_ALLOWED_ASSETS, FILESHIFT_ALLOWED_PAY_TO, FILESHIFT_RPC_URL, FILESHIFT_OUTPUT_DIR (~/fileshift-output), FILESHIFT_LEDGER.`;
+FILESHIFT_ALLOWED_ASSETS, FILESHIFT_ALLOWED_PAY_TO, FILESHIFT_RPC_URL, FILESHIFT_OUTPUT_DIR (~/fileshift-output), FILESHIFT_LEDGER,
+FILESHIFT_ALLOWED_ROOTS (dir:dir, when the client declares no roots), FILESHIFT_URL_TIMEOUT_SECONDS (30), FILESHIFT_URL_DEV_HOSTS (development only);
+over HTTP: FILESHIFT_MCP_HOST (127.0.0.1), FILESHIFT_MCP_TOKEN, FILESHIFT_MCP_ALLOWED_HOSTS, FILESHIFT_MCP_ALLOWED_ORIGINS.`;
 
 export type ConfigResult = { ok: true; config: McpConfig } | { ok: false; problems: string[] };
 
@@ -70,6 +97,7 @@ export function loadMcpConfig(argv: string[], env: NodeJS.ProcessEnv): ConfigRes
       args: argv,
       options: {
         http: { type: 'string' },
+        host: { type: 'string' },
         url: { type: 'string' },
         'output-dir': { type: 'string' },
         budget: { type: 'string' },
@@ -83,6 +111,7 @@ export function loadMcpConfig(argv: string[], env: NodeJS.ProcessEnv): ConfigRes
     Object.entries({
       ...env,
       FILESHIFT_URL: flags.url ?? env.FILESHIFT_URL,
+      FILESHIFT_MCP_HOST: flags.host ?? env.FILESHIFT_MCP_HOST,
       FILESHIFT_OUTPUT_DIR: flags['output-dir'] ?? env.FILESHIFT_OUTPUT_DIR,
       FILESHIFT_BUDGET_USDC: flags.budget ?? env.FILESHIFT_BUDGET_USDC,
       FILESHIFT_MAX_PAYMENT_USDC: flags['max-payment'] ?? env.FILESHIFT_MAX_PAYMENT_USDC,
@@ -95,12 +124,19 @@ export function loadMcpConfig(argv: string[], env: NodeJS.ProcessEnv): ConfigRes
   // The wallet holds an EVM key only: a Solana payment would fail at signing time, after the fact.
   const solana = parsed.data?.FILESHIFT_ALLOWED_NETWORKS.filter((network) => network.startsWith('solana:')) ?? [];
   if (solana.length > 0) problems.push(`FILESHIFT_ALLOWED_NETWORKS: ${solana.join(', ')} needs a Solana signer; this server signs with an EVM key only (eip155:* networks)`);
+  if (parsed.data && httpPort !== null) problems.push(...remoteHostProblems(parsed.data));
   if (!parsed.success || problems.length > 0) return { ok: false, problems };
   const e = parsed.data;
+  const outputDir = configuredPath('FILESHIFT_OUTPUT_DIR', e.FILESHIFT_OUTPUT_DIR);
+  const ledgerPath = configuredPath('FILESHIFT_LEDGER', e.FILESHIFT_LEDGER);
+  const keystorePath = e.FILESHIFT_WALLET_KEYSTORE === undefined ? null : configuredPath('FILESHIFT_WALLET_KEYSTORE', e.FILESHIFT_WALLET_KEYSTORE);
+  const roots = e.FILESHIFT_ALLOWED_ROOTS.map((root) => configuredPath('FILESHIFT_ALLOWED_ROOTS', root));
+  const pathProblems = [outputDir, ledgerPath, keystorePath, ...roots].flatMap((path) => (path && !path.ok ? [path.problem] : []));
+  if (!outputDir.ok || !ledgerPath.ok || (keystorePath && !keystorePath.ok) || pathProblems.length > 0) return { ok: false, problems: pathProblems };
   let wallet: WalletKeySource;
   if (e.FILESHIFT_WALLET_PRIVATE_KEY) wallet = { privateKey: e.FILESHIFT_WALLET_PRIVATE_KEY };
   else if (e.FILESHIFT_WALLET_KEYSTORE && e.FILESHIFT_WALLET_KEYSTORE_PASSWORD !== undefined) {
-    wallet = { keystorePath: e.FILESHIFT_WALLET_KEYSTORE, password: e.FILESHIFT_WALLET_KEYSTORE_PASSWORD };
+    wallet = { keystorePath: keystorePath?.path ?? e.FILESHIFT_WALLET_KEYSTORE, password: e.FILESHIFT_WALLET_KEYSTORE_PASSWORD };
   } else {
     return {
       ok: false,
@@ -113,6 +149,10 @@ export function loadMcpConfig(argv: string[], env: NodeJS.ProcessEnv): ConfigRes
       serviceUrl: e.FILESHIFT_URL.replace(/\/+$/, ''),
       apiKey: e.FILESHIFT_API_KEY,
       httpPort,
+      httpHost: e.FILESHIFT_MCP_HOST,
+      allowedHosts: e.FILESHIFT_MCP_ALLOWED_HOSTS,
+      allowedOrigins: e.FILESHIFT_MCP_ALLOWED_ORIGINS,
+      bearerToken: e.FILESHIFT_MCP_TOKEN ?? null,
       wallet,
       maxPerPayment: e.FILESHIFT_MAX_PAYMENT_USDC,
       totalBudget: e.FILESHIFT_BUDGET_USDC,
@@ -121,13 +161,23 @@ export function loadMcpConfig(argv: string[], env: NodeJS.ProcessEnv): ConfigRes
       allowedAssets: e.FILESHIFT_ALLOWED_ASSETS,
       allowedPayTo: e.FILESHIFT_ALLOWED_PAY_TO,
       rpcUrl: e.FILESHIFT_RPC_URL,
-      outputDir: absolutePath(e.FILESHIFT_OUTPUT_DIR),
-      ledgerPath: absolutePath(e.FILESHIFT_LEDGER),
+      outputDir: outputDir.path,
+      ledgerPath: ledgerPath.path,
+      allowedRoots: roots.flatMap((root) => (root.ok ? [root.path] : [])),
+      urlDevHosts: e.FILESHIFT_URL_DEV_HOSTS,
+      urlTimeoutMs: e.FILESHIFT_URL_TIMEOUT_SECONDS * 1000,
     },
   };
 }
 
-/** Client configurations (e.g. Claude Desktop's) pass "~/…" unexpanded: no shell runs in between. */
-function absolutePath(path: string): string {
-  return resolve(path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path);
+/**
+ * Anyone who reaches the HTTP transport spends from the wallet: off loopback it needs a bearer token,
+ * and the names clients use must be listed (the Host check refuses every other name).
+ */
+function remoteHostProblems(e: { FILESHIFT_MCP_HOST: string; FILESHIFT_MCP_TOKEN?: string; FILESHIFT_MCP_ALLOWED_HOSTS: string[] }): string[] {
+  if (isLoopback(e.FILESHIFT_MCP_HOST)) return [];
+  const problems: string[] = [];
+  if (!e.FILESHIFT_MCP_TOKEN) problems.push(`FILESHIFT_MCP_TOKEN: required when binding to ${e.FILESHIFT_MCP_HOST} (not loopback): anyone who reaches the server would spend from the wallet`);
+  if (e.FILESHIFT_MCP_ALLOWED_HOSTS.length === 0) problems.push(`FILESHIFT_MCP_ALLOWED_HOSTS: required when binding to ${e.FILESHIFT_MCP_HOST}: the host names clients use, e.g. mcp.example.com`);
+  return problems;
 }

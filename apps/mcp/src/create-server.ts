@@ -1,23 +1,29 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallPayments } from './call-payments.js';
+import { MAX_FILE_BYTES } from './file-input.js';
 import type { FileshiftContext } from './fileshift-context.js';
-import { askUserToApprove, canAskUser } from './payment-approval.js';
+import { AllowedRoots } from './local-paths/allowed-roots.js';
+import { ResultResources } from './results/result-resources.js';
+import { askUserToApprove, askUserToApprovePlan, canAskUser } from './payment-approval.js';
+import { servePortableToolSchemas } from './portable-schemas.js';
 import { registerConvertAndDownload } from './tools/convert-and-download.tool.js';
 import { registerConvertFile } from './tools/convert-file.tool.js';
 import { registerDeleteJob } from './tools/delete-job.tool.js';
 import { registerDetectFileType } from './tools/detect-file-type.tool.js';
 import { registerGetConversionStatus } from './tools/get-conversion-status.tool.js';
+import { registerListFormats } from './tools/list-formats.tool.js';
 import { registerListOutputFormats } from './tools/list-output-formats.tool.js';
 import { registerPurchaseResult } from './tools/purchase-result.tool.js';
 import type { ToolDeps } from './tools/tool-deps.js';
 import { registerWalletStatus } from './tools/wallet-status.tool.js';
+import { refuseUnknownTools } from './unknown-tool-guard.js';
 
 export const SERVER_INFO = { name: 'fileshift', version: '1.0.0' };
 
 /** One MCP server (one per session over HTTP) with every Fileshift tool; the context, and so the wallet, is shared. */
 export function createServer(context: FileshiftContext, { allowLocalPaths }: { allowLocalPaths: boolean }): McpServer {
   const server = new McpServer(SERVER_INFO, {
-    capabilities: { tools: {} },
+    capabilities: { tools: {}, resources: { listChanged: true } },
     instructions:
       'Fileshift detects what a file really is and converts it (images, audio and more). Paid tools spend USDC from the agent wallet ' +
       "within its limits: wallet_status shows the budget left and the service's prices. For a conversion, convert_and_download does everything in one call.",
@@ -25,10 +31,18 @@ export function createServer(context: FileshiftContext, { allowLocalPaths }: { a
   const deps: ToolDeps = {
     server,
     context,
-    allowLocalPaths,
-    async payingClient() {
+    fileSources: {
+      localRoots: allowLocalPaths ? new AllowedRoots(server.server, context.config.allowedRoots) : null,
+      urls: { maxBytes: MAX_FILE_BYTES, timeoutMs: context.config.urlTimeoutMs, devHosts: context.config.urlDevHosts },
+    },
+    results: new ResultResources(server),
+    async payingClient(plan) {
       const payments = new CallPayments();
-      const client = await context.client({ approve: (payment) => askUserToApprove(server, payment), onPayment: payments.onPayment });
+      const client = await context.client({
+        approve: (payment) => askUserToApprove(server, payment),
+        approvePlan: (plan) => askUserToApprovePlan(server, plan),
+        onPayment: payments.onPayment,
+      }, plan);
       return { client, payments };
     },
     canAskUser: () => canAskUser(server),
@@ -36,6 +50,7 @@ export function createServer(context: FileshiftContext, { allowLocalPaths }: { a
   for (const register of [
     registerDetectFileType,
     registerListOutputFormats,
+    registerListFormats,
     registerConvertFile,
     registerGetConversionStatus,
     registerPurchaseResult,
@@ -45,5 +60,7 @@ export function createServer(context: FileshiftContext, { allowLocalPaths }: { a
   ]) {
     register(deps);
   }
+  refuseUnknownTools(server);
+  servePortableToolSchemas(server);
   return server;
 }

@@ -1,21 +1,38 @@
+import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
+import type { FileInput as SdkFileInput } from '@fileshift/sdk';
 import { z } from 'zod';
+import { FileInputError } from './file-input-error.js';
+import type { AllowedRoots } from './local-paths/allowed-roots.js';
+import { decodeBase64Strictly } from './strict-base64.js';
+import { fetchUrlInput, type UrlFetchOptions } from './url-input/fetch-url-input.js';
+
+export { FileInputError };
 
 /** The largest file the service converts (40 MiB). */
 export const MAX_FILE_BYTES = 41_943_040;
 
-/** How a tool receives a file: a local path (stdio only), or its bytes in base64 with a name. */
+/** How a tool receives a file: exactly one of a local path (stdio only, inside the allowed roots), an https URL, or base64 content. */
 export const fileInputShape = {
-  path: z.string().min(1).optional().describe('Path of a local file (stdio transport only).'),
-  content_base64: z.string().min(1).optional().describe('The file content, base64-encoded (instead of path).'),
-  filename: z.string().min(1).max(255).optional().describe('File name with extension; required with content_base64.'),
+  path: z.string().min(1).optional().describe('Path of a local file inside the allowed roots (stdio transport only).'),
+  url: z.string().min(1).max(2048).optional().describe('An https URL the server downloads the file from (public hosts only, up to 40 MB).'),
+  content_base64: z.string().min(1).optional().describe('The file content, base64-encoded.'),
+  filename: z.string().min(1).max(255).optional().describe('File name with extension; required with content_base64, optional otherwise.'),
 };
 
 export interface FileInput {
   path?: string;
+  url?: string;
   content_base64?: string;
   filename?: string;
+}
+
+/** Where files may come from in one session. */
+export interface FileSources {
+  /** Null over HTTP: the client is not on this machine, so its paths mean nothing here. */
+  localRoots: AllowedRoots | null;
+  urls: UrlFetchOptions;
 }
 
 export interface LoadedFile {
@@ -24,26 +41,76 @@ export interface LoadedFile {
   createdAt: Date;
 }
 
-/** A problem with the file the agent named, phrased so it can fix the call. */
-export class FileInputError extends Error {}
+const ONE_SOURCE = 'Give the file as exactly one of path (a local file), url (https) or content_base64 with filename.';
 
-export async function loadFileInput(input: FileInput, { allowLocalPaths }: { allowLocalPaths: boolean }): Promise<LoadedFile> {
-  if (input.path && input.content_base64) throw new FileInputError('Give either path or content_base64, not both.');
-  if (input.path) {
-    if (!allowLocalPaths) throw new FileInputError('Local paths are read only over the stdio transport; send content_base64 and filename instead.');
-    const path = resolve(input.path);
-    const info = await stat(path).catch(() => null);
-    if (!info?.isFile()) throw new FileInputError(`No readable file at ${path}.`);
-    if (info.size > MAX_FILE_BYTES) throw new FileInputError(`${path} has ${info.size} bytes; the service converts files up to ${MAX_FILE_BYTES} bytes.`);
-    if (info.size === 0) throw new FileInputError(`${path} is empty.`);
-    return { bytes: await readFile(path), filename: input.filename ?? basename(path), createdAt: info.birthtime.getTime() > 0 ? info.birthtime : info.mtime };
+export async function loadFileInput(input: FileInput, sources: FileSources): Promise<LoadedFile> {
+  const source = oneSource(input);
+  if (source === 'path') {
+    const path = await checkedPath(input.path!, sources);
+    const info = await stat(path);
+    if (info.size > MAX_FILE_BYTES) throw new FileInputError(`${input.path} has ${info.size} bytes; the service converts files up to ${MAX_FILE_BYTES} bytes.`);
+    if (info.size === 0) throw new FileInputError(`${input.path} is empty.`);
+    return { bytes: await readFile(path), filename: input.filename ?? basename(path), createdAt: createdAt(info) };
   }
-  if (input.content_base64) {
-    if (!input.filename) throw new FileInputError('content_base64 needs a filename (with its extension).');
-    const bytes = Buffer.from(input.content_base64, 'base64');
-    if (bytes.length === 0) throw new FileInputError('content_base64 decodes to no bytes.');
-    if (bytes.length > MAX_FILE_BYTES) throw new FileInputError(`The file has ${bytes.length} bytes; the service converts files up to ${MAX_FILE_BYTES} bytes.`);
-    return { bytes, filename: input.filename, createdAt: new Date() };
+  if (source === 'url') {
+    const fetched = await fetchUrlInput(input.url!, sources.urls);
+    return { bytes: fetched.bytes, filename: input.filename ?? fetched.filename, createdAt: new Date() };
   }
-  throw new FileInputError('Give the file as path (a local file) or as content_base64 with filename.');
+  if (!input.filename) throw new FileInputError('content_base64 needs a filename (with its extension).');
+  const bytes = decodeContent(input.content_base64!);
+  if (bytes.length === 0) throw new FileInputError('content_base64 decodes to no bytes.');
+  if (bytes.length > MAX_FILE_BYTES) throw new FileInputError(`The file has ${bytes.length} bytes; the service converts files up to ${MAX_FILE_BYTES} bytes.`);
+  return { bytes, filename: input.filename, createdAt: new Date() };
+}
+
+/** What detection reads of a local file: a stream of its first 200 bytes and its size, so no file is too large to detect. */
+const DETECTION_HEADER_BYTES = 200;
+
+/**
+ * The file as detection needs it. A local path is opened for its first 200 bytes only (the SDK sends
+ * no more), so a file of any size can be detected; a URL is downloaded (within the cap); content is decoded strictly.
+ */
+export async function loadFileForDetection(input: FileInput, sources: FileSources): Promise<SdkFileInput & { filename: string }> {
+  const source = oneSource(input);
+  if (source === 'path') {
+    const path = await checkedPath(input.path!, sources);
+    const info = await stat(path);
+    return {
+      data: createReadStream(path, { start: 0, end: DETECTION_HEADER_BYTES - 1 }),
+      sizeBytes: info.size,
+      filename: input.filename ?? basename(path),
+      createdAt: createdAt(info),
+    };
+  }
+  if (source === 'url') {
+    const fetched = await fetchUrlInput(input.url!, sources.urls);
+    return { data: fetched.bytes, filename: input.filename ?? fetched.filename, createdAt: new Date() };
+  }
+  if (!input.filename) throw new FileInputError('content_base64 needs a filename (with its extension).');
+  return { data: decodeContent(input.content_base64!), filename: input.filename, createdAt: new Date() };
+}
+
+function oneSource(input: FileInput): 'path' | 'url' | 'content_base64' {
+  const given = (['path', 'url', 'content_base64'] as const).filter((key) => input[key]);
+  if (given.length !== 1) throw new FileInputError(given.length === 0 ? ONE_SOURCE : `${ONE_SOURCE} This call gave ${given.join(' and ')}.`);
+  return given[0];
+}
+
+/** The real path of a readable regular file inside the allowed roots. */
+async function checkedPath(path: string, { localRoots }: FileSources): Promise<string> {
+  if (!localRoots) throw new FileInputError('Local paths are read only over the stdio transport; send url, or content_base64 and filename, instead.');
+  const real = await localRoots.check(path);
+  const info = await stat(real).catch(() => null);
+  if (!info?.isFile()) throw new FileInputError(`No readable file at ${path}.`);
+  return real;
+}
+
+function createdAt(info: { birthtime: Date; mtime: Date }): Date {
+  return info.birthtime.getTime() > 0 ? info.birthtime : info.mtime;
+}
+
+function decodeContent(contentBase64: string): Uint8Array {
+  const bytes = decodeBase64Strictly(contentBase64);
+  if (!bytes) throw new FileInputError('content_base64 is not valid base64 (A–Z, a–z, 0–9, +, / and = padding); nothing was paid.');
+  return bytes;
 }

@@ -1,5 +1,5 @@
 import { AgentWallet, type PayerHooks, loadWalletAccount, SpendLedger } from '@fileshift/agent-wallet';
-import { createClient, type FileshiftClient } from '@fileshift/sdk';
+import { createClient, type FileshiftClient, type SpendPlan } from '@fileshift/sdk';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import type { McpConfig } from './config.js';
 import { type ServiceFacts, ServiceFactsError } from './service-facts.js';
@@ -53,9 +53,13 @@ export class FileshiftContext {
     return { spent, budget, budgetLeft: budget > spent ? budget - spent : 0n, maxPerPayment };
   }
 
-  /** An SDK client paying from the wallet; `approve` asks the session's user above the threshold. */
-  async client(hooks: PayerHooks = {}): Promise<FileshiftClient> {
-    return createClient({ baseUrl: this.config.serviceUrl, payer: (await this.wallet()).payer(hooks) });
+  /**
+   * An SDK client paying from the wallet; `approve` asks the session's user above the threshold. With a
+   * plan, the client pays only after the plan as a whole fitted the limits and was approved once.
+   */
+  async client(hooks: PayerHooks = {}, plan?: SpendPlan): Promise<FileshiftClient> {
+    const payer = (await this.wallet()).payer(hooks);
+    return createClient({ baseUrl: this.config.serviceUrl, payer: plan ? await payer.commit(plan) : payer });
   }
 
   private async fetchFacts(): Promise<ServiceFacts> {

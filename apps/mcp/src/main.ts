@@ -3,6 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { loadMcpConfig, USAGE } from './config.js';
 import { createServer } from './create-server.js';
 import { serveHttp } from './http-transport.js';
+import { KEYSTORE_USAGE, runKeystoreCommand } from './keystore-command.js';
 import { openContext } from './startup.js';
 import { logStrayErrorsAndContinue } from './stray-errors.js';
 
@@ -11,7 +12,16 @@ const EXIT_CONFIG = 78;
 
 /** `fileshift-mcp`: stdio by default, Streamable HTTP with --http <port>. Logs go to stderr (stdout is the protocol). */
 async function main(): Promise<void> {
-  const loaded = loadMcpConfig(process.argv.slice(2), process.env);
+  const args = process.argv.slice(2);
+  if (args[0] === 'keystore') {
+    process.exitCode = await runKeystoreCommand(args.slice(1), { env: process.env, stdin: process.stdin, prompt: process.stderr, stdout: process.stdout });
+    return;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${USAGE}\n\n${KEYSTORE_USAGE}\n`);
+    return;
+  }
+  const loaded = loadMcpConfig(args, process.env);
   const opened = loaded.ok ? openContext(loaded.config) : loaded;
   if (!loaded.ok || !opened.ok) {
     const problems = !loaded.ok ? loaded.problems : !opened.ok ? opened.problems : [];
@@ -26,9 +36,15 @@ async function main(): Promise<void> {
     process.stderr.write(`fileshift-mcp: stdio, service ${config.serviceUrl}, wallet ${context.account.address}, output ${config.outputDir}\n`);
     return;
   }
-  const http = await serveHttp(() => createServer(context, { allowLocalPaths: false }), config.httpPort);
+  const http = await serveHttp(() => createServer(context, { allowLocalPaths: false }), {
+    port: config.httpPort,
+    host: config.httpHost,
+    allowed: { hosts: config.allowedHosts, origins: config.allowedOrigins },
+    bearerToken: config.bearerToken,
+  });
+  const access = config.bearerToken ? 'bearer token required' : 'no authentication; loopback only';
   process.stderr.write(
-    `fileshift-mcp: Streamable HTTP on ${http.url} (no authentication; loopback only), service ${config.serviceUrl}, wallet ${context.account.address}, output ${config.outputDir}\n`,
+    `fileshift-mcp: Streamable HTTP on ${http.url} (${access}), service ${config.serviceUrl}, wallet ${context.account.address}, output ${config.outputDir}\n`,
   );
   const stop = () => void http.close().then(() => process.exit(0));
   process.once('SIGTERM', stop);

@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { PaymentRequest } from '@fileshift/sdk';
+import { describePlan, type PaymentRequest, type SpendPlan } from '@fileshift/sdk';
 import { formatAmount } from './usdc-amount.js';
 
 /** Whether the session's client can ask its user (MCP elicitation). */
@@ -20,6 +20,24 @@ export async function askUserToApprove(server: McpServer, request: PaymentReques
     requestedSchema: {
       type: 'object',
       properties: { approve: { type: 'boolean', title: 'Approve this payment', default: false } },
+      required: ['approve'],
+    },
+  });
+  return result.action === 'accept' && result.content?.approve === true;
+}
+
+/**
+ * Asks the user once for a whole conversion (job fee and result), in words: what is converted and
+ * what each payment costs at most. Decided as for single payments: no elicitation, no approval.
+ */
+export async function askUserToApprovePlan(server: McpServer, plan: SpendPlan): Promise<boolean> {
+  if (!canAskUser(server)) return false;
+  const result = await server.server.elicitInput({
+    mode: 'form',
+    message: `${describePlan(plan)} (the result is priced by the size of the upload). Pay from the agent wallet?`,
+    requestedSchema: {
+      type: 'object',
+      properties: { approve: { type: 'boolean', title: 'Approve these payments', default: false } },
       required: ['approve'],
     },
   });

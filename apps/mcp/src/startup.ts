@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { KeystoreError } from '@fileshift/agent-wallet';
 import type { McpConfig } from './config.js';
@@ -8,12 +8,14 @@ export type StartupResult = { ok: true; context: FileshiftContext } | { ok: fals
 
 /**
  * What the configuration points at, checked before serving so that the server does not fail later,
- * e.g. after a payment: the directories it writes, and the wallet key. One line per problem.
+ * e.g. after a payment: the directories it writes and reads, and the wallet key. One line per problem.
  */
 export function openContext(config: McpConfig): StartupResult {
   const problems = [
     writableDirectory('FILESHIFT_OUTPUT_DIR', config.outputDir),
     writableDirectory('FILESHIFT_LEDGER', dirname(config.ledgerPath)),
+    // A mistyped root would otherwise only show up as "outside the allowed roots" on every path.
+    ...config.allowedRoots.map((root) => (statSync(root, { throwIfNoEntry: false })?.isDirectory() ? null : `FILESHIFT_ALLOWED_ROOTS: ${root} is not a directory`)),
   ].filter((problem): problem is string => problem !== null);
   if (problems.length > 0) return { ok: false, problems };
   try {

@@ -19,13 +19,50 @@ describe('MCP server configuration', () => {
         allowedNetworks: [],
         outputDir: join(homedir(), 'fileshift-output'),
         ledgerPath: join(homedir(), '.fileshift', 'spend-ledger.jsonl'),
+        allowedRoots: [],
+        urlDevHosts: [],
+        urlTimeoutMs: 30_000,
       },
     });
+  });
+
+  it('reads the allowed roots as a colon-separated list of directories (~ expanded), and the URL options', () => {
+    const result = loadMcpConfig([], {
+      FILESHIFT_WALLET_PRIVATE_KEY: KEY,
+      FILESHIFT_ALLOWED_ROOTS: '~/Documents:/srv/files/',
+      FILESHIFT_URL_DEV_HOSTS: 'Localhost:8080, 127.0.0.1:9000',
+      FILESHIFT_URL_TIMEOUT_SECONDS: '5',
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      config: { allowedRoots: [join(homedir(), 'Documents'), '/srv/files'], urlDevHosts: ['localhost:8080', '127.0.0.1:9000'], urlTimeoutMs: 5000 },
+    });
+    expect(loadMcpConfig([], { FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_URL_TIMEOUT_SECONDS: 'soon' })).toMatchObject({ ok: false });
   });
 
   it('expands a leading ~ in paths (client configurations pass it unexpanded)', () => {
     const result = loadMcpConfig([], { FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_OUTPUT_DIR: '~/converted', FILESHIFT_LEDGER: '~/ledger.jsonl' });
     expect(result).toMatchObject({ ok: true, config: { outputDir: join(homedir(), 'converted'), ledgerPath: join(homedir(), 'ledger.jsonl') } });
+  });
+
+  it('refuses relative paths, which would depend on the working directory the MCP client happened to start the server in', () => {
+    const result = loadMcpConfig(['--output-dir', 'out'], {
+      FILESHIFT_WALLET_KEYSTORE: './wallet.json',
+      FILESHIFT_WALLET_KEYSTORE_PASSWORD: 'pw',
+      FILESHIFT_LEDGER: 'ledger.jsonl',
+    });
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        expect.stringMatching(/^FILESHIFT_OUTPUT_DIR: "out" is a relative path; give an absolute one/),
+        expect.stringMatching(/^FILESHIFT_LEDGER: "ledger.jsonl" is a relative path/),
+        expect.stringMatching(/^FILESHIFT_WALLET_KEYSTORE: ".\/wallet.json" is a relative path/),
+      ],
+    });
+    expect(loadMcpConfig([], { FILESHIFT_WALLET_KEYSTORE: '/keys/wallet.json', FILESHIFT_WALLET_KEYSTORE_PASSWORD: 'pw' })).toMatchObject({
+      ok: true,
+      config: { wallet: { keystorePath: '/keys/wallet.json' } },
+    });
   });
 
   it('refuses a Solana network: the wallet has no Solana signer', () => {
@@ -55,5 +92,44 @@ describe('MCP server configuration', () => {
       expect.arrayContaining([expect.stringMatching(/^FILESHIFT_URL:/), expect.stringMatching(/^FILESHIFT_BUDGET_USDC: "lots" is not a USDC amount/), '--http: "eighty" is not a port number']),
     );
     expect(loadMcpConfig(['--nope'], {})).toMatchObject({ ok: false, problems: [expect.stringContaining("Unknown option '--nope'")] });
+  });
+
+  it('serves HTTP on loopback without a token by default', () => {
+    expect(loadMcpConfig(['--http', '8808'], { FILESHIFT_WALLET_PRIVATE_KEY: KEY })).toMatchObject({
+      ok: true,
+      config: { httpPort: 8808, httpHost: '127.0.0.1', bearerToken: null, allowedHosts: [], allowedOrigins: [] },
+    });
+  });
+
+  it('refuses to bind off loopback without a bearer token and the host names clients use', () => {
+    expect(loadMcpConfig(['--http', '8808', '--host', '0.0.0.0'], { FILESHIFT_WALLET_PRIVATE_KEY: KEY })).toEqual({
+      ok: false,
+      problems: [
+        'FILESHIFT_MCP_TOKEN: required when binding to 0.0.0.0 (not loopback): anyone who reaches the server would spend from the wallet',
+        'FILESHIFT_MCP_ALLOWED_HOSTS: required when binding to 0.0.0.0: the host names clients use, e.g. mcp.example.com',
+      ],
+    });
+    expect(loadMcpConfig(['--http', '8808'], { FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_MCP_HOST: '127.0.0.2' })).toMatchObject({ ok: true });
+  });
+
+  it('takes a remote host configuration: bind address, token, allowed hosts and origins', () => {
+    const token = 'a'.repeat(64);
+    const result = loadMcpConfig(['--http', '8808', '--host', '0.0.0.0'], {
+      FILESHIFT_WALLET_PRIVATE_KEY: KEY,
+      FILESHIFT_MCP_TOKEN: token,
+      FILESHIFT_MCP_ALLOWED_HOSTS: 'mcp.example.com, mcp.example.com:8808',
+      FILESHIFT_MCP_ALLOWED_ORIGINS: 'https://mcp.example.com',
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      config: { httpHost: '0.0.0.0', bearerToken: token, allowedHosts: ['mcp.example.com', 'mcp.example.com:8808'], allowedOrigins: ['https://mcp.example.com'] },
+    });
+  });
+
+  it('refuses a short bearer token', () => {
+    expect(loadMcpConfig(['--http', '8808'], { FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_MCP_TOKEN: 'secret' })).toEqual({
+      ok: false,
+      problems: ['FILESHIFT_MCP_TOKEN: at least 32 characters (e.g. openssl rand -hex 32)'],
+    });
   });
 });

@@ -33,7 +33,7 @@ describe('Streamable HTTP transport: loopback only, protected against DNS rebind
     const loaded = loadMcpConfig([], { FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_URL: 'http://127.0.0.1:9', FILESHIFT_LEDGER: join(tmpdir(), `mcp-http-test-${process.pid}`, 'ledger.jsonl') });
     if (!loaded.ok) throw new Error(loaded.problems.join('; '));
     const context = new FileshiftContext(loaded.config);
-    http = await serveHttp(() => createServer(context, { allowLocalPaths: false }), 0);
+    http = await serveHttp(() => createServer(context, { allowLocalPaths: false }), { port: 0 });
     port = (http.server.address() as { port: number }).port;
   });
   afterAll(async () => http?.close());

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_PNG } from './support/fixtures.js';
 import { call, McpHarness, structured, text, untilDone } from './support/mcp-harness.js';
 
-const TOOLS = ['convert_and_download', 'convert_file', 'delete_job', 'detect_file_type', 'get_conversion_status', 'list_output_formats', 'purchase_result', 'wallet_status'];
+const TOOLS = ['convert_and_download', 'convert_file', 'delete_job', 'detect_file_type', 'get_conversion_status', 'list_formats', 'list_output_formats', 'purchase_result', 'wallet_status'];
 
 describe('MCP server through an in-process client, against the live service on the dev chain', () => {
   let harness: McpHarness;
@@ -36,7 +36,7 @@ describe('MCP server through an in-process client, against the live service on t
       onprogress: (update) => progress.push(update.progress),
     })) as CallToolResult;
     expect(result.isError, text(result)).toBeFalsy();
-    const saved = structured<{ path: string; job_id: string }>(result);
+    const saved = structured<{ path: string; job_id: string; resource_uri: string }>(result);
     expect(saved).toMatchObject({
       mime_type: 'image/webp',
       price_paid_usdc: '0.020000',
@@ -45,7 +45,8 @@ describe('MCP server through an in-process client, against the live service on t
     });
     const bytes = readFileSync(saved.path);
     expect(bytes.subarray(8, 12).toString()).toBe('WEBP');
-    expect(result.content[1]).toMatchObject({ type: 'resource', resource: { mimeType: 'image/webp', blob: bytes.toString('base64') } });
+    expect(result.content[1]).toMatchObject({ type: 'resource_link', uri: saved.resource_uri, mimeType: 'image/webp', size: bytes.length });
+    expect(result.content[2]).toEqual({ type: 'image', mimeType: 'image/webp', data: bytes.toString('base64') });
     expect(progress.length).toBeGreaterThan(1);
     expect(progress.every((value, index) => index === 0 || value > progress[index - 1]!), progress.join(', ')).toBe(true);
     expect(progress.at(-1)).toBe(100);
@@ -65,7 +66,7 @@ describe('MCP server through an in-process client, against the live service on t
     expect(BigInt(onChain.replace('.', ''))).toBe(await harness.payerBalance());
   });
 
-  it('detects, lists formats, and runs a job step by step: convert_file, status, purchase_result (with its receipt), delete_job', async () => {
+  it('detects, lists formats, and runs a job step by step: convert_file, status, purchase_result (with its receipt), delete_job (twice: idempotent)', async () => {
     const client = await harness.connect(harness.context());
     const detected = await call(client, 'detect_file_type', { content_base64: TINY_PNG.toString('base64'), filename: 'mystery.bin' });
     expect(detected.structuredContent).toMatchObject({ detected: true, format: 'png', paid_usdc: '0.002000', transaction: expect.stringMatching(/^0x/) });
@@ -91,7 +92,12 @@ describe('MCP server through an in-process client, against the live service on t
     expect(receipt.receipt.transaction).toBe(receipt.transaction);
     const again = await call(client, 'purchase_result', { job_id: jobId });
     expect(again.structuredContent).toMatchObject({ price_paid_usdc: null, receipt: { transaction: receipt.transaction, amount_usdc: '0.020000' } });
-    expect((await call(client, 'delete_job', { job_id: jobId })).structuredContent).toMatchObject({ deleted: true });
+    expect((await call(client, 'delete_job', { job_id: jobId })).structuredContent).toMatchObject({ deleted: true, already_gone: false });
+    // Idempotent as annotated: deleting again is not an error.
+    const deletedAgain = await call(client, 'delete_job', { job_id: jobId });
+    expect(deletedAgain.isError, text(deletedAgain)).toBeFalsy();
+    expect(deletedAgain.structuredContent).toMatchObject({ job_id: jobId, deleted: true, already_gone: true });
+    expect((await call(client, 'get_conversion_status', { job_id: jobId })).isError).toBe(true);
   });
 
   it('convert_file without a key generates one and returns it, so that a retry pays no second fee', async () => {

@@ -33,6 +33,14 @@ describe('startup checks (before serving)', () => {
     });
   });
 
+  it('names an allowed root that is not a directory', () => {
+    writeFileSync(join(dir, 'a-file'), '');
+    expect(open({ FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_ALLOWED_ROOTS: `${dir}:${join(dir, 'missing')}:${join(dir, 'a-file')}` })).toEqual({
+      ok: false,
+      problems: [`FILESHIFT_ALLOWED_ROOTS: ${join(dir, 'missing')} is not a directory`, `FILESHIFT_ALLOWED_ROOTS: ${join(dir, 'a-file')} is not a directory`],
+    });
+  });
+
   it('names a wrong keystore password in one line', () => {
     const keystore = join(dir, 'wallet.json');
     writeFileSync(keystore, JSON.stringify(encryptKeystore(KEY, 'right', { n: 1024 })));

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { encryptKeystore } from '@fileshift/agent-wallet';
 import { freePort, type LiveService, startLiveService } from '@fileshift/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,9 +12,17 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_SERVER, startBuiltHttpServer } from './support/built-http-server.js';
 import { TINY_PNG } from './support/fixtures.js';
 
-const BUILT_SERVER = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+/** The result a conversion names, read back through resources/read: a WebP. */
+async function expectWebpResource(client: Client, converted: CallToolResult): Promise<void> {
+  const { resource_uri: uri } = converted.structuredContent as { resource_uri: string };
+  const read = await client.readResource({ uri });
+  expect(read.contents[0]).toMatchObject({ uri, mimeType: 'image/webp' });
+  expect(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64').subarray(8, 12).toString()).toBe('WEBP');
+}
 
 describe('the built MCP server over its transports', () => {
   let service: LiveService;
@@ -23,6 +33,7 @@ describe('the built MCP server over its transports', () => {
     FILESHIFT_WALLET_PRIVATE_KEY: service.devChain.payerPrivateKey,
     FILESHIFT_OUTPUT_DIR: join(dir, 'out'),
     FILESHIFT_LEDGER: join(dir, 'ledger.jsonl'),
+    FILESHIFT_ALLOWED_ROOTS: dir,
   });
 
   beforeAll(async () => {
@@ -42,6 +53,8 @@ describe('the built MCP server over its transports', () => {
       const missing = (await client.callTool({ name: 'detect_file_type', arguments: { path: join(dir, 'missing.png') } })) as CallToolResult;
       expect(missing.isError).toBe(true);
       expect((missing.content[0] as { text: string }).text).toBe(`No readable file at ${join(dir, 'missing.png')}.`);
+      const outsideRoots = (await client.callTool({ name: 'detect_file_type', arguments: { path: '/etc/hostname' } })) as CallToolResult;
+      expect((outsideRoots.content[0] as { text: string }).text).toBe(`/etc/hostname is outside the allowed roots (${dir}); only files inside them are read.`);
       const detected = (await client.callTool({ name: 'detect_file_type', arguments: { path: join(dir, 'picture.png') } })) as CallToolResult;
       expect(detected.structuredContent).toMatchObject({ format: 'png', paid_usdc: '0.002000' });
       expect(detected.isError).toBeFalsy();
@@ -54,14 +67,10 @@ describe('the built MCP server over its transports', () => {
     }
   });
 
-  it('Streamable HTTP (--http <port>): a session and a tool call; local paths are refused there', async () => {
+  it('Streamable HTTP (--http <port>): a session and tool calls; local paths are refused there; a result is read as a resource', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [BUILT_SERVER, '--http', String(port)], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    const server = await startBuiltHttpServer(['--http', String(port)], env());
     try {
-      await new Promise<void>((resolve, reject) => {
-        child.stderr!.on('data', (chunk: Buffer) => chunk.toString().includes('Streamable HTTP on') && resolve());
-        child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
-      });
       const client = new Client({ name: 'http-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
       const formats = (await client.callTool({ name: 'list_output_formats', arguments: { format: 'wav' } })) as CallToolResult;
@@ -69,9 +78,41 @@ describe('the built MCP server over its transports', () => {
       const byPath = (await client.callTool({ name: 'detect_file_type', arguments: { path: join(dir, 'picture.png') } })) as CallToolResult;
       expect(byPath.isError).toBe(true);
       expect((byPath.content[0] as { text: string }).text).toContain('only over the stdio transport');
+      const converted = (await client.callTool({ name: 'convert_and_download', arguments: { content_base64: TINY_PNG.toString('base64'), filename: 'dot.png', target_format: 'webp' } })) as CallToolResult;
+      await expectWebpResource(client, converted);
       await client.close();
     } finally {
-      child.kill('SIGTERM');
+      await server.stop();
+    }
+  });
+
+  it('remote-style Streamable HTTP (bound off loopback, bearer token, listed host names): a file given by url is converted and read back as a resource', async () => {
+    const files = createServer((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(TINY_PNG));
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    const filePort = (files.address() as AddressInfo).port;
+    const port = await freePort();
+    const token = randomBytes(32).toString('hex');
+    const remote = {
+      ...env(),
+      FILESHIFT_MCP_TOKEN: token,
+      FILESHIFT_MCP_ALLOWED_HOSTS: '127.0.0.1',
+      // The file host is on loopback: allowed here only through the development option.
+      FILESHIFT_URL_DEV_HOSTS: `127.0.0.1:${filePort}`,
+    };
+    const server = await startBuiltHttpServer(['--http', String(port), '--host', '0.0.0.0'], remote);
+    try {
+      const url = new URL(`http://127.0.0.1:${port}/mcp`);
+      await expect(new Client({ name: 'no-token', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(url))).rejects.toThrow(/401|Authentication required/);
+      const client = new Client({ name: 'remote-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      const converted = (await client.callTool({ name: 'convert_and_download', arguments: { url: `http://127.0.0.1:${filePort}/holiday.png`, target_format: 'webp' } })) as CallToolResult;
+      expect(converted.isError, JSON.stringify(converted.content)).toBeFalsy();
+      expect(converted.content.some((item) => item.type === 'resource_link')).toBe(true);
+      await expectWebpResource(client, converted);
+      await client.close();
+    } finally {
+      await server.stop();
+      await new Promise((resolve) => files.close(resolve));
     }
   });
 

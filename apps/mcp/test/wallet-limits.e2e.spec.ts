@@ -129,19 +129,15 @@ describe("the agent wallet's limits through the MCP tools, against the live serv
     expect(context.ledger.records()).toHaveLength(0);
   });
 
-  it('reports the job fee paid and the job id when the result is refused after the fee, and the job can be bought later', async () => {
+  it('a declined approval of the whole conversion pays nothing, not even the job fee (issue #16)', async () => {
     const context = harness.context({ FILESHIFT_APPROVAL_THRESHOLD_USDC: '0.01' });
     const declining = await harness.connect(context, { capabilities: { elicitation: {} } });
     declining.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'decline' }));
+    const before = await harness.payerBalance();
     const refused = await call(declining, 'convert_and_download', { path: harness.png, target_format: 'webp' });
     expect(refused.isError).toBe(true);
-    const match = /^Job (\S+) was started and its fee of 0\.002000 USDC was paid \(tx 0x[0-9a-f]+\), but buying its result was refused: Payment refused \(approval\)/.exec(text(refused));
-    expect(match, text(refused)).not.toBeNull();
-    const jobId = match![1]!;
-    expect(text(refused)).toContain(`Call purchase_result with job_id ${jobId}`);
-
-    const approving = await harness.connect(context, { capabilities: { elicitation: {} } });
-    approving.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { approve: true } }));
-    expect((await call(approving, 'purchase_result', { job_id: jobId })).structuredContent).toMatchObject({ job_id: jobId, price_paid_usdc: '0.020000' });
+    expect(text(refused)).toMatch(/^Payment refused \(approval\): Convert picture\.png .* = 0\.022 USDC at most was not approved\. Nothing was signed or paid\./);
+    expect(context.ledger.total()).toBe(0n);
+    expect(await harness.payerBalance()).toBe(before);
   });
 });

@@ -1,5 +1,5 @@
+import { resultPriceFor, type ServicePrices } from '@fileshift/sdk';
 import type { LocalSpending } from '../fileshift-context.js';
-import { type DeclaredPrices, resultPriceFor } from '../service-facts.js';
 import { formatAmount } from '../usdc-amount.js';
 
 export interface ApprovalRule {
@@ -11,7 +11,7 @@ export interface ApprovalRule {
  * Why a whole conversion (job fee, then the result) cannot be paid within the wallet's limits, or
  * null. Checked before the job fee is paid, so a conversion is not started whose result cannot be bought.
  */
-export function unaffordableConversion(spending: LocalSpending, prices: DeclaredPrices, sizeBytes: number, approval: ApprovalRule): string | null {
+export function unaffordableConversion(spending: LocalSpending, prices: ServicePrices, sizeBytes: number, approval: ApprovalRule): string | null {
   const fee = prices.conversionJobFee ?? 0n;
   const result = resultPriceFor(prices, sizeBytes) ?? 0n;
   const refuse = (limit: string, why: string) => `Refused before paying anything (${limit}): ${why}. Nothing was signed or paid.`;

@@ -1,14 +1,15 @@
-import { JobFailedError, SpendLimitError } from '@fileshift/sdk';
+import { conversionPlan, JobFailedError, pricesOf, SpendLimitError } from '@fileshift/sdk';
 import { z } from 'zod';
 import { fileInputShape, loadFileInput } from '../file-input.js';
-import { declaredPrices } from '../service-facts.js';
 import { formatAmount } from '../usdc-amount.js';
 import { unaffordableConversion } from './conversion-affordability.js';
-import { deliveredResultShape, deliverResult, describeDelivery, MAX_EMBEDDED_BYTES, ResultNotSavedError } from './deliver-result.js';
+import { deliveredResultShape, deliverResult, MAX_EMBEDDED_BYTES, ResultNotSavedError } from './deliver-result.js';
+import { conversionOptionsShape } from './conversion-options.js';
 import { describeError } from './describe-error.js';
 import { describeRefusal } from './describe-refusal.js';
 import { ProgressNotifier } from './progress-notifier.js';
 import type { ToolDeps } from './tool-deps.js';
+import { checkedTargetFormat } from './target-format-check.js';
 import { toolError, toolResult } from './tool-result.js';
 
 /** A started job, for messages about failures after its fee was paid. */
@@ -18,20 +19,22 @@ interface StartedJob {
   transaction: string | null;
 }
 
-export function registerConvertAndDownload({ server, context, allowLocalPaths, payingClient, canAskUser }: ToolDeps): void {
+export function registerConvertAndDownload({ server, context, fileSources, results, payingClient, canAskUser }: ToolDeps): void {
   server.registerTool(
     'convert_and_download',
     {
       title: 'Convert a file and download the result',
       description:
         'The whole conversion in one call: uploads the file, pays the job fee, waits for the conversion (with progress ' +
-        'notifications), pays for the result (priced by the upload size) and saves it to the output directory. Everything is paid ' +
+        'notifications), pays for the result (priced by the upload size), saves it to the output directory and returns it as an MCP resource ' +
+        '(a resource_link; images and audio up to 1 MB also inline). The file is exactly one of a local path, an https url or content_base64. Everything is paid ' +
         "from the agent wallet within its limits; the service's current prices are in wallet_status. If the job fee plus the result " +
         'price would not fit the limits, nothing is started or paid.',
       inputSchema: {
         ...fileInputShape,
         target_format: z.string().min(1).max(20).describe('Output format without a dot, e.g. webp, pdf, mp3.'),
-        embed: z.boolean().default(false).describe(`Also return the file inline when it has at most ${MAX_EMBEDDED_BYTES} bytes.`),
+        ...conversionOptionsShape,
+        embed: z.boolean().default(false).describe(`Also embed files that are not images or audio when they have at most ${MAX_EMBEDDED_BYTES} bytes.`),
       },
       outputSchema: { ...deliveredResultShape, job_fee_usdc: z.string().nullable().describe('What this call paid for the job fee.') },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -39,13 +42,16 @@ export function registerConvertAndDownload({ server, context, allowLocalPaths, p
     async (input, extra) => {
       let started: StartedJob | undefined;
       try {
-        const file = await loadFileInput(input, { allowLocalPaths });
-        const prices = declaredPrices(await context.serviceFacts());
+        const target = checkedTargetFormat(input.target_format);
+        if (!target.ok) return toolError(target.message);
+        const file = await loadFileInput(input, fileSources);
+        const prices = pricesOf(await context.serviceFacts());
         const refusal = unaffordableConversion(context.spending(), prices, file.bytes.length, { threshold: context.config.approvalThreshold, canAskUser: canAskUser() });
         if (refusal) return toolError(refusal);
-        const paying = await payingClient();
+        const plan = conversionPlan(prices, { filename: file.filename, sizeBytes: file.bytes.length, targetFormat: input.target_format });
+        const paying = await payingClient(plan);
         const progress = new ProgressNotifier(extra);
-        const job = await paying.client.startConversion({ data: file.bytes, filename: file.filename, createdAt: file.createdAt }, input.target_format, undefined, extra.signal);
+        const job = await paying.client.startConversion({ data: file.bytes, filename: file.filename, createdAt: file.createdAt }, { format: target.format, options: input.options }, undefined, extra.signal);
         started = { jobId: job.job_id, fee: paying.payments.paidFor(job.receipt), transaction: job.receipt?.transaction ?? null };
         await progress.report(5, `job ${job.job_id} started`);
         await paying.client.waitForJob(job.job_id, {
@@ -55,13 +61,13 @@ export function registerConvertAndDownload({ server, context, allowLocalPaths, p
             void progress.report(percent, `job ${status.status}`);
           },
         });
-        const { result, embedded } = await deliverResult(paying, job.job_id, context.config.outputDir, input.embed);
+        const { result, content, text } = await deliverResult(paying, job.job_id, { outputDir: context.config.outputDir, results, embed: input.embed });
         await progress.report(100, 'saved');
         const fee = started.fee === null ? null : formatAmount(started.fee);
         return toolResult(
           { ...result, job_fee_usdc: fee },
-          `Converted ${file.filename} to ${input.target_format} (job ${job.job_id}${fee ? `, job fee ${fee} USDC` : ''}). ${describeDelivery(result)}`,
-          embedded,
+          `Converted ${file.filename} to ${input.target_format} (job ${job.job_id}${fee ? `, job fee ${fee} USDC` : ''}). ${text}`,
+          content,
         );
       } catch (error) {
         const session = { canAskUser: canAskUser() };

@@ -1,25 +1,29 @@
 import { randomUUID } from 'node:crypto';
+import { conversionPlan, pricesOf, resultPriceFor } from '@fileshift/sdk';
 import { z } from 'zod';
 import { fileInputShape, loadFileInput } from '../file-input.js';
-import { declaredPrices, resultPriceFor } from '../service-facts.js';
 import { formatAmount } from '../usdc-amount.js';
+import { conversionOptionsShape } from './conversion-options.js';
 import { describeError } from './describe-error.js';
 import type { ToolDeps } from './tool-deps.js';
+import { checkedTargetFormat } from './target-format-check.js';
 import { toolError, toolResult } from './tool-result.js';
 
-export function registerConvertFile({ server, context, allowLocalPaths, payingClient, canAskUser }: ToolDeps): void {
+export function registerConvertFile({ server, context, fileSources, payingClient, canAskUser }: ToolDeps): void {
   server.registerTool(
     'convert_file',
     {
       title: 'Start a conversion',
       description:
-        'Uploads a file and starts converting it to target_format (e.g. "webp", "mp3"); pays the job fee from the agent wallet ' +
+        'Uploads a file (exactly one of a local path, an https url or content_base64) and starts converting it to target_format (e.g. "webp", "mp3"); pays the job fee from the agent wallet, ' +
+        'only when the job fee and the result price together fit its limits (asked for approval once, for both) ' +
         "(the service's current prices are in wallet_status). Returns the job id, the fee paid, the price the result will cost and the " +
         'idempotency_key used; then poll get_conversion_status and buy the result with purchase_result. ' +
         'When retrying a call whose answer was lost, pass the returned (or your own) idempotency_key so the fee is not paid twice.',
       inputSchema: {
         ...fileInputShape,
         target_format: z.string().min(1).max(20).describe('Output format without a dot, e.g. webp.'),
+        ...conversionOptionsShape,
         idempotency_key: z.string().min(8).max(128).optional().describe('Reuse on retries: the same key and file start the job once. Generated when absent.'),
       },
       outputSchema: {
@@ -35,12 +39,17 @@ export function registerConvertFile({ server, context, allowLocalPaths, payingCl
     },
     async (input) => {
       try {
-        const file = await loadFileInput(input, { allowLocalPaths });
+        const target = checkedTargetFormat(input.target_format);
+        if (!target.ok) return toolError(target.message);
+        const file = await loadFileInput(input, fileSources);
         const idempotencyKey = input.idempotency_key ?? `mcp-${randomUUID()}`;
-        const { client, payments } = await payingClient();
-        const started = await client.startConversion({ data: file.bytes, filename: file.filename, createdAt: file.createdAt }, input.target_format, idempotencyKey);
+        // The job fee is paid only when the result can be bought too: both checked, and approved, as one.
+        const prices = pricesOf(await context.serviceFacts());
+        const plan = conversionPlan(prices, { filename: file.filename, sizeBytes: file.bytes.length, targetFormat: input.target_format });
+        const { client, payments } = await payingClient(plan);
+        const started = await client.startConversion({ data: file.bytes, filename: file.filename, createdAt: file.createdAt }, { format: target.format, options: input.options }, idempotencyKey);
         const paid = payments.paidFor(started.receipt);
-        const expected = resultPriceFor(declaredPrices(await context.serviceFacts()), file.bytes.length);
+        const expected = resultPriceFor(prices, file.bytes.length);
         const result = {
           job_id: started.job_id,
           status: started.status,

@@ -2,11 +2,12 @@ import { type FileshiftClient, parseUsdc } from '@fileshift/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { CallPayments } from '../call-payments.js';
+import { describeResultContent, MAX_EMBEDDED_BYTES, resultContent } from '../results/result-content.js';
+import type { ResultResources } from '../results/result-resources.js';
 import { saveResult } from '../save-result.js';
 import { formatAmount } from '../usdc-amount.js';
 
-/** Results up to this size may come back inside the tool result as well. */
-export const MAX_EMBEDDED_BYTES = 1024 * 1024;
+export { MAX_EMBEDDED_BYTES };
 
 export const receiptShape = z
   .object({
@@ -28,6 +29,9 @@ export const deliveredResultShape = {
   price_paid_usdc: z.string().nullable().describe('What this call paid for the result; null when it had been bought before (no new charge).'),
   transaction: z.string().nullable(),
   receipt: receiptShape.nullable(),
+  resource_uri: z.string().describe('The result as an MCP resource of this session (resources/read), also returned as a resource_link.'),
+  embedded_as: z.enum(['image', 'audio', 'resource']).nullable().describe('How the file is also embedded in this result; null when it is not.'),
+  too_big_to_embed: z.boolean().describe(`True when the file is over ${MAX_EMBEDDED_BYTES} bytes and so only linked.`),
 };
 
 export type DeliveredResult = { [K in keyof typeof deliveredResultShape]: z.infer<(typeof deliveredResultShape)[K]> };
@@ -35,13 +39,15 @@ export type DeliveredResult = { [K in keyof typeof deliveredResultShape]: z.infe
 /** The result was bought but did not reach the output directory; buying it again is free. */
 export class ResultNotSavedError extends Error {}
 
-/** Buys a done job's result (free if already bought) and saves it into the output directory. */
+/**
+ * Buys a done job's result (free if already bought), saves it into the output directory and registers it as this
+ * session's MCP resource; the content links to it, and embeds images and audio (other files when `embed`) up to 1 MB.
+ */
 export async function deliverResult(
   { client, payments }: { client: FileshiftClient; payments: CallPayments },
   jobId: string,
-  outputDir: string,
-  embed: boolean,
-): Promise<{ result: DeliveredResult; embedded: CallToolResult['content'] }> {
+  { outputDir, results, embed }: { outputDir: string; results: ResultResources; embed: boolean },
+): Promise<{ result: DeliveredResult; content: CallToolResult['content']; text: string }> {
   const bought = await client.buyResult(jobId);
   const paid = payments.paidFor(bought.receipt);
   const receipt = receiptOfPurchase(bought, paid);
@@ -60,6 +66,8 @@ export async function deliverResult(
       { cause: error },
     );
   }
+  const resource = results.add({ jobId, filename: bought.filename, mimeType: bought.mime_type, sizeBytes: data.length, path });
+  const returned = resultContent(resource, data, { embed });
   const result: DeliveredResult = {
     job_id: jobId,
     path,
@@ -70,12 +78,11 @@ export async function deliverResult(
     price_paid_usdc: paid === null ? null : formatAmount(paid),
     transaction: paid === null ? null : (bought.receipt?.transaction ?? null),
     receipt,
+    resource_uri: resource.uri,
+    embedded_as: returned.embeddedAs,
+    too_big_to_embed: returned.tooBigToEmbed,
   };
-  const embedded: CallToolResult['content'] =
-    embed && data.length <= MAX_EMBEDDED_BYTES
-      ? [{ type: 'resource', resource: { uri: bought.download_url, mimeType: bought.mime_type, blob: Buffer.from(data).toString('base64') } }]
-      : [];
-  return { result, embedded };
+  return { result, content: returned.content, text: `${describeDelivery(result)} ${describeResultContent(resource, returned)}` };
 }
 
 function receiptOfPurchase(bought: Awaited<ReturnType<FileshiftClient['buyResult']>>, paid: bigint | null): DeliveredResult['receipt'] {
@@ -88,7 +95,7 @@ function receiptOfPurchase(bought: Awaited<ReturnType<FileshiftClient['buyResult
   return { network: recorded.network, payer: null, transaction: recorded.tx_hash ?? null, amount_usdc: formatAmount(parseUsdc(recorded.amount.amount)), settled_at: recorded.settled_at ?? null };
 }
 
-export function describeDelivery(result: DeliveredResult): string {
+function describeDelivery(result: DeliveredResult): string {
   const paid = result.price_paid_usdc ? `Paid ${result.price_paid_usdc} USDC (tx ${result.transaction}).` : 'Already paid for earlier: no new charge.';
   return `Saved ${result.filename} (${result.size_bytes} bytes, ${result.mime_type}) to ${result.path}. ${paid} Download URL (1 hour): ${result.download_url}`;
 }

@@ -1,5 +1,5 @@
 import { ApiError, JobFailedError, PaymentRequiredError, RateLimitedError, SpendLimitError, TimeoutError } from '@fileshift/sdk';
-import { FileInputError } from '../file-input.js';
+import { FileInputError } from '../file-input-error.js';
 import type { FileshiftContext } from '../fileshift-context.js';
 import { ServiceFactsError } from '../service-facts.js';
 import { ResultNotSavedError } from './deliver-result.js';
@@ -11,6 +11,8 @@ export function describeError(error: unknown, context: FileshiftContext, { canAs
   if (error instanceof JobFailedError) return `The conversion failed (${error.failureType}): ${error.message} The result was not bought.`;
   if (error instanceof RateLimitedError) return `The service is rate limiting: retry after ${error.retryAfter} s.`;
   if (error instanceof PaymentRequiredError) return `The service refused the payment: ${error.message}.`;
+  // A 422 comes before the payment challenge: say so, so the agent fixes the request instead of worrying about the wallet.
+  if (error instanceof ApiError && error.status === 422) return `The service refused the request before any payment, nothing was paid (${error.code}): ${error.message}`;
   if (error instanceof ApiError) return `The service answered ${error.status} ${error.code}: ${error.message}`;
   if (error instanceof FileInputError || error instanceof TimeoutError || error instanceof ResultNotSavedError || error instanceof ServiceFactsError) {
     return error.message;

@@ -7,6 +7,8 @@ export function describeRefusal(error: SpendLimitError, context: FileshiftContex
   const { spent, budget, budgetLeft, maxPerPayment } = context.spending();
   const amount = error.payment ? `${formatAmount(error.payment.amount)} USDC` : 'the payment';
   const left = `Budget left: ${formatAmount(budgetLeft)} of ${formatAmount(budget)} USDC (spent ${formatAmount(spent)}).`;
+  // A refused plan (a whole conversion) says in its message what it would cost and which limit it breaks.
+  if (!error.payment && error.limit !== 'network_or_asset') return `${error.message} Nothing was signed or paid. ${left}`;
   switch (error.limit) {
     case 'budget':
       return `Payment refused (budget): ${amount} is over the budget left: ${formatAmount(budgetLeft)} of ${formatAmount(budget)} USDC.`;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { fileInputShape, loadFileInput } from '../file-input.js';
+import { fileInputShape, loadFileForDetection } from '../file-input.js';
 import { formatAmount } from '../usdc-amount.js';
 import { describeError } from './describe-error.js';
 import type { ToolDeps } from './tool-deps.js';
 import { toolError, toolResult } from './tool-result.js';
 
-export function registerDetectFileType({ server, context, allowLocalPaths, payingClient, canAskUser }: ToolDeps): void {
+export function registerDetectFileType({ server, context, fileSources, payingClient, canAskUser }: ToolDeps): void {
   server.registerTool(
     'detect_file_type',
     {
@@ -13,7 +13,7 @@ export function registerDetectFileType({ server, context, allowLocalPaths, payin
       description:
         'Finds out what a file really is from its first 200 bytes, size and name (the extension may be wrong or missing), ' +
         "and what it can be converted to. Costs a small fixed fee in USDC, paid from the agent wallet (the service's current prices are in wallet_status). " +
-        'Give a local path, or content_base64 with filename.',
+        'Reads only the first 200 bytes of a local file, so any size can be detected. Give exactly one of a local path, an https url, or content_base64 with filename.',
       inputSchema: fileInputShape,
       outputSchema: {
         detected: z.boolean(),
@@ -29,9 +29,10 @@ export function registerDetectFileType({ server, context, allowLocalPaths, payin
     },
     async (input) => {
       try {
-        const file = await loadFileInput(input, { allowLocalPaths });
+        // Only the first 200 bytes and the size are sent: a file of any size can be detected.
+        const file = await loadFileForDetection(input, fileSources);
         const { client, payments } = await payingClient();
-        const detected = await client.detectFile({ data: file.bytes, filename: file.filename, createdAt: file.createdAt });
+        const detected = await client.detectFile(file);
         const paid = payments.paidFor(detected.receipt);
         const format = detected.detected_format;
         const result = {

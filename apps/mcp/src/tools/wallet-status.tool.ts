@@ -1,7 +1,7 @@
+import { pricesOf, type ServicePrices } from '@fileshift/sdk';
 import { createPublicClient, erc20Abi, http } from 'viem';
 import { z } from 'zod';
 import type { FileshiftContext } from '../fileshift-context.js';
-import { declaredPrices, type DeclaredPrices } from '../service-facts.js';
 import { formatAmount } from '../usdc-amount.js';
 import { describeError } from './describe-error.js';
 import type { ToolDeps } from './tool-deps.js';
@@ -77,13 +77,13 @@ async function serviceSide(context: FileshiftContext) {
       return { network, asset, balance_usdc: balance === null ? null : formatAmount(balance) };
     }),
   );
-  return { balances, prices: pricesOf(declaredPrices(facts)) };
+  return { balances, prices: pricesShown(pricesOf(facts)) };
 }
 
-function pricesOf(prices: DeclaredPrices): z.infer<typeof pricesShape> {
+function pricesShown(prices: ServicePrices): z.infer<typeof pricesShape> {
   const amount = (atomic: bigint | null) => (atomic === null ? null : formatAmount(atomic));
   return {
-    detect_file_type_usdc: amount(prices.detectFileType),
+    detect_file_type_usdc: amount(prices.detection),
     conversion_job_fee_usdc: amount(prices.conversionJobFee),
     result_usdc: prices.resultTiers.map((tier) => ({ up_to_bytes: tier.maxSizeBytes, price_usdc: formatAmount(tier.price) })),
   };

@@ -34,7 +34,7 @@ export class McpHarness {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  /** A context with its own ledger and output directory (unless `env` names them); `env` overrides the configuration. */
+  /** A context with its own ledger and output directory (unless `env` names them), local paths allowed in the scratch directory; `env` overrides the configuration. */
   context(env: Record<string, string> = {}): FileshiftContext {
     const name = Math.random().toString(36).slice(2);
     const loaded = loadMcpConfig([], {
@@ -42,6 +42,7 @@ export class McpHarness {
       FILESHIFT_WALLET_PRIVATE_KEY: this.service.devChain.payerPrivateKey,
       FILESHIFT_OUTPUT_DIR: join(this.dir, `out-${name}`),
       FILESHIFT_LEDGER: join(this.dir, `ledger-${name}.jsonl`),
+      FILESHIFT_ALLOWED_ROOTS: this.dir,
       ...env,
     });
     if (!loaded.ok) throw new Error(loaded.problems.join('; '));

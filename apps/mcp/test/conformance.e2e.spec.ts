@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@fileshift/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltHttpServer, startBuiltHttpServer, UNFUNDED_KEY } from './support/built-http-server.js';
+import { node22, runServerScenario } from './support/conformance-suite.js';
+
+/**
+ * The official MCP conformance suite's server scenarios that apply to a tools-only server, run
+ * against the built server's Streamable HTTP transport. The others test features we do not offer
+ * (logging, completion, resources, prompts, sampling, elicitation from a test tool) or call the
+ * suite's own fixture tools (tools-call-*, json-schema-2020-12, server-sse-polling), which a domain
+ * server does not have.
+ */
+const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
+
+const node = node22();
+
+describe('MCP conformance suite (server scenarios) against the built server over Streamable HTTP', () => {
+  let server: BuiltHttpServer;
+  let dir: string;
+  let url: string;
+  beforeAll(async () => {
+    if (!node) console.error('\n*** NODE 22 MISSING: the conformance suite needs Node >= 22 (npm test installs it with tools/engines/ensure-node22.sh); this test FAILS without it. ***\n');
+    dir = mkdtempSync(join(tmpdir(), 'mcp-conformance-server-'));
+    // No service behind it: none of these scenarios calls a tool.
+    const port = await freePort();
+    server = await startBuiltHttpServer(['--http', String(port)], {
+      FILESHIFT_URL: 'http://127.0.0.1:9',
+      FILESHIFT_WALLET_PRIVATE_KEY: UNFUNDED_KEY,
+      FILESHIFT_OUTPUT_DIR: join(dir, 'out'),
+      FILESHIFT_LEDGER: join(dir, 'ledger.jsonl'),
+    });
+    url = `http://127.0.0.1:${port}/mcp`;
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('has a Node 22 to run the suite on', () => {
+    expect(node, 'run bash tools/engines/ensure-node22.sh, or set FILESHIFT_NODE22').not.toBeNull();
+  });
+
+  it.each(SCENARIOS)('%s passes every check', async (scenario) => {
+    const run = await runServerScenario(node!, url, scenario);
+    expect(run.checks.length, run.output).toBeGreaterThan(0);
+    expect(run.checks.filter((check) => check.status !== 'SUCCESS'), run.output).toEqual([]);
+    expect(run.exitCode, run.output).toBe(0);
+  });
+});
