@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pdfPages, residentMb, sampleDocx } from '@fileshift/converters/testing';
 import { createBenchDatabase } from './support/database.js';
-import { spawnBuiltService } from './support/service.js';
+import { spawnBuiltService, waitUntilConverts } from './support/service.js';
 
 const POOL_SIZE = 2;
 const RESTART_EVERY = 100;
@@ -139,12 +139,7 @@ function instanceRss(): Map<string, number> {
 }
 
 try {
-  // Ready: the worker has published its capabilities and its pool converts.
-  for (;;) {
-    const listed = (await (await api('/api/v1/list_ext_out', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ext_in: 'docx' }) })).json()) as { extensions?: string[] };
-    if (listed.extensions?.includes('pdf')) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await waitUntilConverts(service, 'docx', 'pdf');
   await convertMany(smallDocx, 4, 2); // warm-up: both instances have converted once
 
   const cold: number[] = [];
@@ -177,9 +172,7 @@ try {
   );
   if (endurance.failures.length > 0) console.log(`  failures: ${[...new Set(endurance.failures)].join('; ')}`);
 } finally {
-  service.child.kill('SIGTERM');
-  await new Promise((resolve) => service.child.once('exit', resolve));
+  await service.stop();
   await database.drop();
   rmSync(dir, { recursive: true, force: true });
-  rmSync(service.dataDir, { recursive: true, force: true });
 }

@@ -19,7 +19,7 @@ import { CONVERT_JOB_OPTIONS } from '../apps/api/dist/jobs/job-runs.js';
 import { jobInputKey } from '../apps/api/dist/jobs/job-storage-keys.js';
 import { createFileStorage } from '../apps/api/dist/storage/create-file-storage.js';
 import { createBenchDatabase } from './support/database.js';
-import { spawnBuiltService } from './support/service.js';
+import { type BuiltService, spawnBuiltService } from './support/service.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const database = await createBenchDatabase();
@@ -58,7 +58,7 @@ async function waitDone(ids: string[]): Promise<void> {
 sharp.concurrency(Math.max(1, Math.floor(availableParallelism() / 2)));
 const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const workers = [];
+const workers: BuiltService[] = [];
 try {
   // Overhead of one job over the raw conversion.
   workers.push(await spawnBuiltService(env));
@@ -85,7 +85,7 @@ try {
   console.log(`jobs per second, 200 small PNG → webp jobs (raw sharp in one process: ${rawRate.toFixed(0)} conversions/s)`);
   for (const count of [1, 2, 4]) {
     while (workers.length < count) workers.push(await spawnBuiltService(env));
-    while (workers.length > count) workers.pop()!.child.kill('SIGTERM');
+    while (workers.length > count) await workers.pop()!.stop();
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const start = performance.now();
     const ids: string[] = [];
@@ -94,11 +94,10 @@ try {
     console.log(`  ${count} worker process${count > 1 ? 'es' : '  '}   ${(ids.length / ((performance.now() - start) / 1000)).toFixed(0)} jobs/s`);
   }
 } finally {
-  for (const worker of workers) worker.child.kill('SIGTERM');
+  await Promise.all(workers.map((worker) => worker.stop()));
   await queue.obliterate({ force: true }).catch(() => undefined);
   await queue.close();
   await db.end();
-  await new Promise((resolve) => setTimeout(resolve, 1000));
   await database.drop();
   rmSync(env.DATA_DIR, { recursive: true, force: true });
 }

@@ -75,6 +75,6 @@ try {
   console.log(`  the integration itself       p50 ${(percentile(paid, 50) - percentile(unpaid, 50) - percentile(facilitatorOnly, 50)).toFixed(1)} ms   (added − facilitator: header decoding, requirements, ledger rows, PAYMENT-RESPONSE)`);
   console.log(`  paid detections per second   ${throughput.toFixed(0)} /s (10 concurrent payers)`);
 } finally {
-  service.child.kill('SIGTERM');
+  await service.stop();
   await chain.stop();
 }

@@ -48,6 +48,6 @@ try {
   console.log(`  RSS before ${mb(baseline)} MB, peak ${mb(peak)} MB, growth ${mb(peak - baseline)} MB   (target ≤ 64 MB)`);
   console.log(`  upload throughput ${(SIZE / 1024 / 1024 / seconds).toFixed(0)} MB/s   (bare Node server discarding the body: ${(SIZE / 1024 / 1024 / bareSeconds).toFixed(0)} MB/s)`);
 } finally {
-  service.child.kill('SIGTERM');
+  await service.stop();
   bare.close();
 }

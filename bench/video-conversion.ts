@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { engineDescriptor } from '@fileshift/converters';
 import { ffmpegInputArgs, videoOutputArgs } from '@fileshift/converters/runtime';
 import { createBenchDatabase } from './support/database.js';
-import { spawnBuiltService } from './support/service.js';
+import { spawnBuiltService, waitUntilConverts } from './support/service.js';
 
 const ROUNDS = Number(process.env.BENCH_VIDEO_ROUNDS ?? 5);
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-bench-video-'));
@@ -63,11 +63,7 @@ async function throughService(round: number): Promise<number> {
 }
 
 try {
-  for (;;) {
-    const listed = (await (await api('/api/v1/list_ext_out', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ext_in: 'mp4' }) })).json()) as { extensions?: string[] };
-    if (listed.extensions?.includes('webm')) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await waitUntilConverts(service, 'mp4', 'webm');
   await throughService(0); // warm-up
   await ffmpegAlone(0);
   const alone: number[] = [];
@@ -82,9 +78,7 @@ try {
   console.log(`  key API convert through the service       p50 ${s(p50(viaService))}   [${viaService.map(s).join(', ')}]`);
   console.log(`  overhead ${overhead.toFixed(1)} % (${s(p50(viaService) - p50(alone))}; target ≤ 10 %)`);
 } finally {
-  service.child.kill('SIGTERM');
-  await new Promise((resolve) => service.child.once('exit', resolve));
+  await service.stop();
   await database.drop();
   rmSync(dir, { recursive: true, force: true });
-  rmSync(service.dataDir, { recursive: true, force: true });
 }

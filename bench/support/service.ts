@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,25 +14,76 @@ export const freePort = () =>
     });
   });
 
+/** A built service running as its own process; `stop()` ends it and removes the data directory it made. */
+export interface BuiltService {
+  child: ChildProcess;
+  baseUrl: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Polls `check` every `intervalMs` until it holds; throws naming `what` after `timeoutMs`. */
+export async function waitUntil(what: string, check: () => Promise<boolean>, { intervalMs = 100, timeoutMs = 30_000 } = {}): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what}: not after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** Ready to convert: the worker has published its capabilities and the key API lists `to` for `from`. */
+export async function waitUntilConverts(service: BuiltService, from: string, to: string): Promise<void> {
+  await waitUntil(
+    `the service converting ${from} → ${to}`,
+    async () => {
+      const response = await fetch(`${service.baseUrl}/api/v1/list_ext_out`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify({ ext_in: from }) });
+      const listed = (await response.json()) as { extensions?: string[] };
+      return listed.extensions?.includes(to) ?? false;
+    },
+    { intervalMs: 200, timeoutMs: 300_000 },
+  );
+}
+
+/** SIGTERM, then the process's exit (at once if it has already exited). */
+async function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 /**
- * Starts the built service as its own process (what `npm start` runs), so its memory can be watched.
- * `onLogLine` receives its log lines (JSON, at LOG_LEVEL, silent unless env sets one).
+ * Starts the built service as its own process (what `npm start` runs), so its memory can be watched, and
+ * waits until its HTTP API answers (a worker, ROLE=worker, serves none: it is returned at once).
+ * `onLogLine` receives its log lines (JSON, at LOG_LEVEL, silent unless env sets one). Its QUEUE_PREFIX is
+ * the benchmark's own (`bench-<pid>-<port>` unless env names one), never the service's default.
  */
-export async function spawnBuiltService(env: Record<string, string>, onLogLine?: (line: string) => void): Promise<{ child: ChildProcess; baseUrl: string; dataDir: string }> {
+export async function spawnBuiltService(env: Record<string, string>, onLogLine?: (line: string) => void): Promise<BuiltService> {
   const port = await freePort();
+  const ownDataDir = env.DATA_DIR === undefined;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fileshift-bench-'));
   const child = spawn(process.execPath, ['apps/api/dist/main.js'], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', QUEUE_PREFIX: `bench-${process.pid}-${port}`, X402_RATE_LIMIT_PER_MINUTE: '1000000', KEY_API_ANONYMOUS_REQUESTS_PER_MINUTE: '1000000', KEY_API_ANONYMOUS_DAILY_QUOTA: '1000000', ...env, DATA_DIR: dataDir, PORT: String(port) },
     stdio: ['ignore', onLogLine ? 'pipe' : 'ignore', 'ignore'],
   });
   if (onLogLine) createInterface({ input: child.stdout! }).on('line', onLogLine);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (env.ROLE === 'worker') break;
-    if (await fetch(`${baseUrl}/api/x402/v1/health`).then((r) => r.ok, () => false)) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const service: BuiltService = {
+    child,
+    baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
+    async stop() {
+      await terminate(child);
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  if (env.ROLE === 'worker') return service;
+  try {
+    await waitUntil('the service answering /api/x402/v1/health', async () => (await fetch(`${service.baseUrl}/api/x402/v1/health`)).ok);
+  } catch (error) {
+    await service.stop();
+    throw error;
   }
-  return { child, baseUrl, dataDir };
+  return service;
 }
 
 export function rssBytes(pid: number): number {
