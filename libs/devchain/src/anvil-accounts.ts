@@ -16,9 +16,8 @@ export const ANVIL_TEST_KEYS = [
   '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6',
 ] as const satisfies readonly `0x${string}`[];
 
-/** Roles of the default accounts on the dev chain. */
+/** Roles of the default accounts on the dev chain (account 1 is spare: each facilitator sends from an account of its own). */
 export const DEPLOYER_INDEX = 0;
-export const FACILITATOR_INDEX = 1;
 export const PAY_TO_INDEX = 2;
 /** Accounts 3..9 are payers: funded with test USDC for clients, demos and tests. */
 export const FIRST_PAYER_INDEX = 3;

@@ -5,7 +5,6 @@ import {
   DEPLOYER_INDEX,
   DEV_CHAIN_ID,
   DEV_NETWORK,
-  FACILITATOR_INDEX,
   FIRST_PAYER_INDEX,
   INITIAL_USDC_PER_ACCOUNT,
   PAY_TO_INDEX,
@@ -30,7 +29,7 @@ export interface DevChainOptions {
 
 /**
  * A local EVM chain with real settlement: anvil, our EIP-3009 test USDC deployed, and every default
- * account funded. Account roles: 0 deploys, 1 pays gas as the facilitator, 2 receives (payTo),
+ * account funded. Account roles: 0 deploys, 2 receives (payTo),
  * 3..9 are payers.
  */
 export class DevChain {
@@ -64,10 +63,6 @@ export class DevChain {
   /** anvil answers JSON-RPC over WebSocket on the same port. */
   get webSocketUrl(): string {
     return this.rpcUrl.replace(/^http/, 'ws');
-  }
-
-  get facilitatorPrivateKey(): Hex {
-    return ANVIL_TEST_KEYS[FACILITATOR_INDEX];
   }
 
   get payTo(): `0x${string}` {

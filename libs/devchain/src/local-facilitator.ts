@@ -3,28 +3,37 @@ import { x402Facilitator } from '@x402/core/facilitator';
 import type { PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from '@x402/core/types';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
-import { createWalletClient, publicActions, type WriteContractParameters } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { createWalletClient, publicActions, toHex, type WriteContractParameters } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { type DevChain, devChainDefinition } from './dev-chain.js';
 import { SettlementSender } from './settlement-sender.js';
 import { WebSocketRpc } from './websocket-rpc.js';
 
 /**
  * An in-process x402 facilitator for the dev chain: verifies EIP-3009 authorizations and settles
- * them on anvil with the facilitator account paying gas. Usable wherever a FacilitatorClient is.
+ * them on anvil from an account of its own, funded with gas by anvil_setBalance. Usable wherever a FacilitatorClient is.
  *
  * The official facilitator makes several sequential RPC calls per payment, so it talks to anvil
  * over a WebSocket (a third of the latency of an HTTP request per call), and its transactions go
  * out in one round trip each (see SettlementSender).
  */
+/** Gas money for a facilitator's own account: 1,000 ETH of the dev chain, set by anvil_setBalance. */
+const GAS_FUNDS_WEI = 1000n * 10n ** 18n;
+
 export class LocalFacilitatorClient implements FacilitatorClient {
   private readonly facilitator: x402Facilitator;
   private readonly rpc: WebSocketRpc;
   private lastSettlement: Promise<unknown> = Promise.resolve();
 
+  private readonly address: `0x${string}`;
+  private funding: Promise<unknown> | undefined;
+
   constructor(chain: DevChain) {
-    const account = privateKeyToAccount(chain.facilitatorPrivateKey);
+    // Its own account, not a shared one: several facilitators (API instances) on one chain sending from
+    // one account race for its nonces, and anvil can hold a transaction whose nonce another took.
+    const account = privateKeyToAccount(generatePrivateKey());
     this.rpc = new WebSocketRpc(chain.webSocketUrl);
+    this.address = account.address;
     const client = createWalletClient({ account, chain: devChainDefinition(chain.rpcUrl), transport: this.rpc.transport() }).extend(publicActions);
     const sender = new SettlementSender(client);
     const signer = toFacilitatorEvmSigner({
@@ -36,19 +45,32 @@ export class LocalFacilitatorClient implements FacilitatorClient {
     this.facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: chain.network });
   }
 
-  verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse> {
+  async verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse> {
+    await this.funded();
     return this.facilitator.verify(payload, requirements);
   }
 
-  /** One settlement at a time: the facilitator account's transactions must not race for nonces. */
+  /** One settlement at a time: this facilitator's transactions must not race each other for nonces. */
   settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
-    const settled = this.lastSettlement.then(() => this.facilitator.settle(payload, requirements));
+    const settled = this.lastSettlement.then(async () => {
+      await this.funded();
+      return this.facilitator.settle(payload, requirements);
+    });
     this.lastSettlement = settled.catch(() => undefined);
     return settled;
   }
 
   async getSupported(): Promise<SupportedResponse> {
     return this.facilitator.getSupported() as SupportedResponse;
+  }
+
+  /** Funds the account once; a failed attempt is tried again at the next call. */
+  private funded(): Promise<unknown> {
+    this.funding ??= this.rpc.request('anvil_setBalance', [this.address, toHex(GAS_FUNDS_WEI)]).catch((error: unknown) => {
+      this.funding = undefined;
+      throw error;
+    });
+    return this.funding;
   }
 
   /** Closes the WebSocket to the chain. */
