@@ -1,5 +1,5 @@
 import { ascii, indexOfText, startsWith, startsWithText, uint16le } from './bytes.js';
-import { ebmlClue, isoBmffClue, oggClue, ole2Clue, riffClue, zipClue } from './container-clues.js';
+import { ebmlClue, isoBmffClue, mobiClue, oggClue, ole2Clue, riffClue, zipClue } from './container-clues.js';
 import type { ContentGuess } from './content-guess.js';
 
 type Probe = (header: Uint8Array) => ContentGuess | undefined;
@@ -43,7 +43,8 @@ const PROBES: readonly Probe[] = [
   (h) => (startsWithText(h, 'P2') || startsWithText(h, 'P5') ? whitespaceAfter(h, 'pgm') : undefined),
   (h) => (startsWithText(h, 'P3') || startsWithText(h, 'P6') ? whitespaceAfter(h, 'ppm') : undefined),
   magic('pdf', '%PDF-', 0.99, 0, 64),
-  (h) => (startsWithText(h, '%!PS') ? { format: ascii(h, 0, 40).includes('EPSF') ? 'eps' : 'ps', confidence: 0.95, reason: 'PostScript header' } : undefined),
+  (h) => (startsWithText(h, '%!') ? postScriptClue(h) : undefined),
+  (h) => (startsWithText(h, PJL_UNIVERSAL_EXIT) ? pjlClue(h) : undefined),
   magic('eps', [0xc5, 0xd0, 0xd3, 0xc6], 0.97),
   magic('djvu', 'AT&TFORM', 0.97),
   (h) => (startsWith(h, [0x50, 0x4b, 0x03, 0x04]) ? zipClue(h) : undefined),
@@ -80,7 +81,6 @@ const PROBES: readonly Probe[] = [
   magic('woff2', 'wOF2', 0.99),
   magic('ttc', 'ttcf', 0.98),
   magic('pfb', [0x80, 0x01], 0.6),
-  magic('pfb', '%!PS-AdobeFont', 0.97),
   magic('elf', [0x7f, 0x45, 0x4c, 0x46], 0.98),
   magic('exe', 'MZ', 0.85),
   magic('macho', [0xcf, 0xfa, 0xed, 0xfe], 0.97),
@@ -111,7 +111,7 @@ const PROBES: readonly Probe[] = [
   magic('ac3', [0x0b, 0x77], 0.7),
   (h) => (startsWith(h, [0xff]) && h.length > 1 && (h[1]! & 0xf6) === 0xf0 ? { format: 'aac', confidence: 0.85, reason: 'ADTS frame sync', minSize: 7 } : undefined),
   (h) => (startsWith(h, [0xff]) && h.length > 1 && (h[1]! & 0xe0) === 0xe0 ? { format: 'mp3', confidence: 0.8, reason: 'MPEG audio frame sync', minSize: 32 } : undefined),
-  magic('mobi', 'BOOKMOBI', 0.97, 60),
+  (h) => (startsWithText(h, 'BOOKMOBI', 60) ? mobiClue(h) : undefined),
   magic('lit', 'ITOLITLS', 0.97),
   magic('blend', 'BLENDER', 0.98),
   magic('glb', 'glTF', 0.98),
@@ -187,4 +187,21 @@ function looksLikeTga(header: Uint8Array): boolean {
   const [idLength, colorMapType, imageType] = [header[0]!, header[1]!, header[2]!];
   const depth = header[16]!;
   return idLength < 64 && (colorMapType === 0 || colorMapType === 1) && [1, 2, 3, 9, 10, 11].includes(imageType) && [8, 15, 16, 24, 32].includes(depth);
+}
+
+/** The first line of a PostScript file: `%!PS-Adobe-3.0 EPSF-3.0` for EPS, `%!PS-AdobeFont` / `%!FontType1` for a Type 1 font, `%!` alone for old drivers' PostScript. */
+function postScriptClue(header: Uint8Array): ContentGuess | undefined {
+  const firstLine = ascii(header, 0, 80).split(/[\r\n]/, 1)[0]!;
+  if (/^%!(PS-AdobeFont|FontType1)/.test(firstLine)) return { format: 'pfb', confidence: 0.97, reason: 'Type 1 font header' };
+  if (/^%!PS/.test(firstLine)) return { format: firstLine.includes('EPSF') ? 'eps' : 'ps', confidence: 0.95, reason: 'PostScript header' };
+  if (/^%!\s*$/.test(firstLine)) return { format: 'ps', confidence: 0.8, reason: 'PostScript "%!" header' };
+  return undefined;
+}
+
+const PJL_UNIVERSAL_EXIT = '\x1b%-12345X';
+
+/** A printer job (PJL) wrapping PostScript, as print-to-file drivers write it; a PCL job is not ours to name. */
+function pjlClue(header: Uint8Array): ContentGuess | undefined {
+  const text = ascii(header, 0, header.length);
+  return text.includes('%!PS') || /LANGUAGE\s*=\s*POSTSCRIPT/i.test(text) ? { format: 'ps', confidence: 0.9, reason: 'PJL job header with PostScript' } : undefined;
 }

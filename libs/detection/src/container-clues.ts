@@ -1,5 +1,6 @@
-import { ascii, indexOfText, startsWithText, uint16le } from './bytes.js';
+import { ascii, indexOfText, startsWithText, uint32be } from './bytes.js';
 import type { ContentGuess } from './content-guess.js';
+import { zipFirstEntry } from './zip-first-entry.js';
 
 const OOXML = ['docx', 'xlsx', 'pptx', 'ppsx', 'xlsm', 'vsdx'] as const;
 const ODF_BY_MEDIA_TYPE: Record<string, string> = {
@@ -13,13 +14,20 @@ const ODF_BY_MEDIA_TYPE: Record<string, string> = {
 const ODF_MEDIA_TYPES = Object.entries(ODF_BY_MEDIA_TYPE).sort(([a], [b]) => b.length - a.length);
 const ZIP_BASED = ['zip', 'jar', 'apk', 'cbz', 'docx', 'xlsx', 'pptx', 'epub', 'odt', 'ods', 'odp', 'pages', 'numbers', 'key', 'xps'] as const;
 
-/** A ZIP file shows its first entry's name in the first local file header: that names the container. */
+const ODF_DOCUMENTS = ['odt', 'ods', 'odp', 'odg'] as const;
+const EPUB_CONTAINER_NAMESPACE = 'urn:oasis:names:tc:opendocument:xmlns:container';
+
+/**
+ * A ZIP file shows its first entry's name in the first local file header, and the start of its
+ * content: together they name the container. Where they cannot (an Office Open XML package whose
+ * first part is `[Content_Types].xml` or `_rels/.rels` is the same for a document, a workbook and a
+ * presentation), the guess says so with a family and a modest confidence, and the name decides.
+ */
 export function zipClue(header: Uint8Array): ContentGuess {
-  const nameLength = uint16le(header, 26);
-  const extraLength = uint16le(header, 28);
-  const name = ascii(header, 30, 30 + nameLength);
+  const entry = zipFirstEntry(header);
+  const { name } = entry;
   if (name === 'mimetype') {
-    const content = ascii(header, 30 + nameLength + extraLength, 30 + nameLength + extraLength + 60);
+    const content = entry.text();
     // Longest media type first: "...text-template" must not be read as "...text".
     const match = ODF_MEDIA_TYPES.find(([mediaType]) => content.startsWith(mediaType));
     if (match) return { format: match[1], confidence: 0.97, reason: `zip entry "mimetype" holds ${match[0]}`, minSize: 200 };
@@ -28,9 +36,15 @@ export function zipClue(header: Uint8Array): ContentGuess {
   if (name.startsWith('word/')) return { format: 'docx', confidence: 0.97, reason: 'first zip entry is under word/', minSize: 200 };
   if (name.startsWith('xl/')) return { format: 'xlsx', confidence: 0.97, reason: 'first zip entry is under xl/', family: ['xlsx', 'xlsm'], minSize: 200 };
   if (name.startsWith('ppt/')) return { format: 'pptx', confidence: 0.97, reason: 'first zip entry is under ppt/', family: ['pptx', 'ppsx'], minSize: 200 };
-  if (name === '[Content_Types].xml' || name.startsWith('_rels/') || name.startsWith('docProps/')) {
-    return { format: 'docx', confidence: 0.75, reason: `first zip entry ${name} marks an Office Open XML package`, family: OOXML, minSize: 200 };
+  if (name.startsWith('visio/')) return { format: 'vsdx', confidence: 0.95, reason: 'first zip entry is under visio/', minSize: 200 };
+  if (name === '[Content_Types].xml' || name.startsWith('_rels/') || name.startsWith('docProps/') || name.startsWith('customXml/')) {
+    return { format: 'docx', confidence: 0.5, reason: `first zip entry ${name} marks an Office Open XML package; which kind lies further in`, family: OOXML, minSize: 200 };
   }
+  if (name === 'META-INF/container.xml' && entry.text().includes(EPUB_CONTAINER_NAMESPACE)) {
+    return { format: 'epub', confidence: 0.9, reason: 'first zip entry is an EPUB META-INF/container.xml (no leading "mimetype" entry)', minSize: 200 };
+  }
+  if (name === 'META-INF/manifest.xml' && entry.text().includes('opendocument:xmlns:manifest')) return odfManifestClue(entry.text());
+  if (/^(OEBPS|OPS)\//.test(name) || /\.opf$/.test(name)) return { format: 'epub', confidence: 0.8, reason: `first zip entry ${name} is an EPUB publication part`, minSize: 200 };
   if (name === 'AndroidManifest.xml' || name === 'classes.dex' || name.startsWith('res/')) {
     return { format: 'apk', confidence: 0.85, reason: `zip entry ${name} marks an Android package`, family: ['apk', 'jar', 'zip'] };
   }
@@ -41,6 +55,13 @@ export function zipClue(header: Uint8Array): ContentGuess {
   }
   if (/\.(jpe?g|png|gif|webp)$/i.test(name)) return { format: 'cbz', confidence: 0.75, reason: 'zip of images (comic book archive)', family: ['cbz', 'zip'] };
   return { format: 'zip', confidence: 0.9, reason: 'zip local file header', family: ZIP_BASED, minSize: 22 };
+}
+
+/** An OpenDocument package written without its leading `mimetype` entry names its type in the manifest's root entry. */
+function odfManifestClue(manifest: string): ContentGuess {
+  const match = ODF_MEDIA_TYPES.find(([mediaType]) => manifest.includes(`"${mediaType}"`));
+  if (match) return { format: match[1], confidence: 0.9, reason: `META-INF/manifest.xml names ${match[0]}`, minSize: 200 };
+  return { format: 'odt', confidence: 0.5, reason: 'first zip entry is an OpenDocument manifest; its media type lies further in', family: ODF_DOCUMENTS, minSize: 200 };
 }
 
 const OLE2_FAMILY = ['doc', 'xls', 'ppt', 'msg', 'msi'] as const;
@@ -95,4 +116,21 @@ export function riffClue(header: Uint8Array): ContentGuess | undefined {
   if (form === 'AVI ') return { format: 'avi', confidence: 0.98, reason: 'RIFF form AVI', minSize: 64 };
   if (form === 'WEBP') return { format: 'webp', confidence: 0.99, reason: 'RIFF form WEBP', minSize: 26 };
   return undefined;
+}
+
+const KF8_FILE_VERSION = 8;
+
+/**
+ * Mobipocket books (a PalmDB of type BOOKMOBI): MOBI 6 and KF8 (AZW3) differ only in the MOBI header's
+ * file version, inside record 0, which starts after the record list: within 200 bytes only for a book
+ * of at most ten records. Otherwise the two are a tie the name breaks.
+ */
+export function mobiClue(header: Uint8Array): ContentGuess {
+  const recordZero = uint32be(header, 78);
+  if (recordZero + 40 <= header.length && startsWithText(header, 'MOBI', recordZero + 16)) {
+    const version = uint32be(header, recordZero + 36);
+    const format = version >= KF8_FILE_VERSION ? 'azw3' : 'mobi';
+    return { format, confidence: 0.95, reason: `Mobipocket header, file version ${version}` };
+  }
+  return { format: 'mobi', confidence: 0.6, reason: 'PalmDB of type BOOKMOBI (MOBI 6 or KF8: the version lies beyond the first 200 bytes)', family: ['mobi', 'azw3'] };
 }

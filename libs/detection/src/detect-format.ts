@@ -34,6 +34,8 @@ export interface DetectionResult {
   extensionMatches: boolean;
 }
 
+/** Below this, a content guess with a family is a tie the bytes cannot break. */
+const HONEST_TIE = 0.9;
 const TEXTUAL = new Set(['text', 'code', 'data']);
 const TEXT_TABLES = new Set(['csv', 'tsv']);
 const isTextual = (format: FileFormat) => TEXTUAL.has(format.category) || TEXT_TABLES.has(format.id) || format.id === 'svg' || format.id === 'rtf';
@@ -81,6 +83,10 @@ export function detectFormat(input: DetectionInput): DetectionResult {
   } else {
     add(detected, prior ? confidence * 0.97 : confidence, prior ? [...reasons, `the extension .${extension} says ${prior.id}, the content does not`] : reasons);
     if (prior) add(prior, 0.1, [`only the extension .${extension} suggests it`], 'name');
+  }
+  // Bytes that fit several formats equally well (an OOXML package, an OLE2 file): rank the rest of the family after the pick.
+  if (content.family && content.confidence < HONEST_TIE) {
+    for (const member of content.family) add(getFormat(member), confidence * 0.5, [`${content.reason}: the first ${HEADER_LIMIT} bytes cannot tell ${member} from ${detected.id}`]);
   }
   if (content.minSize !== undefined && input.sizeBytes < content.minSize) {
     for (const candidate of candidates) {

@@ -1,4 +1,10 @@
+import { leadingCommentStyle, sniffCode } from './code-sniffer.js';
 import type { ContentGuess } from './content-guess.js';
+
+/** A code guess this sure (a score of 4) is code even where a data format's pattern would also fit (CSS properties look like YAML). */
+const CLEAR_CODE = 0.71;
+/** A score of 5: code even where a lone `# NOTE:` comment reads as a Markdown heading (Markdown quoting code has fences). */
+const UNMISTAKABLE_CODE = 0.75;
 
 /**
  * Decodes the header as text (BOM-aware) or returns undefined for binary. The last line may be cut
@@ -29,8 +35,8 @@ export function sniffText(text: string): ContentGuess {
 
   if (trimmed.startsWith('{\\rtf')) return guess('rtf', 0.99, 'RTF header');
   if (trimmed.startsWith('%!PS')) return guess(lower.includes('epsf') ? 'eps' : 'ps', 0.95, 'PostScript header');
+  if (/^<\?php\b/i.test(trimmed)) return guess('php', 0.95, 'PHP open tag');
   if (trimmed.startsWith('<')) return sniffMarkup(lower);
-  if (/^<\?php/i.test(trimmed)) return guess('php', 0.95, 'PHP open tag');
   if (trimmed.startsWith('WEBVTT')) return guess('vtt', 0.98, 'WEBVTT header');
   if (/^\[Script Info\]\r?\n/i.test(trimmed)) return guess('ass', 0.97, 'SubStation Alpha [Script Info] section');
   if (/^BEGIN:VCALENDAR/i.test(trimmed)) return guess('ics', 0.98, 'iCalendar BEGIN:VCALENDAR');
@@ -39,6 +45,7 @@ export function sniffText(text: string): ContentGuess {
   if (/^\\(documentclass|documentstyle|input|usepackage)/.test(trimmed)) return guess('tex', 0.92, 'LaTeX preamble');
   if (/\\(documentclass|PassOptionsToPackage|usepackage|begin\{document\}|section\{)/.test(trimmed)) return guess('tex', 0.85, 'LaTeX commands');
   if (/^#define \w+_width \d+/.test(trimmed)) return guess('xbm', 0.95, 'X BitMap #define header');
+  if (/^\/\* XPM \*\/|^! XPM2\b/.test(trimmed)) return guess('xpm', 0.97, 'X PixMap header');
   if (/^#\+(TITLE|AUTHOR|BEGIN_\w+|OPTIONS):/im.test(trimmed)) return guess('org', 0.9, 'Org-mode keywords');
   if (/^#!.*\b(ba|z|da|k)?sh\b/.test(trimmed)) return guess('sh', 0.93, 'shell shebang');
   if (/^#!.*\bpython/.test(trimmed)) return guess('py', 0.93, 'python shebang');
@@ -52,6 +59,11 @@ export function sniffText(text: string): ContentGuess {
   if (json) return json;
 
   const lines = completeLines(text);
+  // Code is claimed early when it opens with a /*, // or -- comment (no prose or data format does), or
+  // shows its statements clearly outside a Markdown code fence.
+  const code = sniffCode(trimmed);
+  const commentStyle = leadingCommentStyle(trimmed);
+  if (code && ((commentStyle && commentStyle !== 'hash') || (code.confidence >= CLEAR_CODE && !/^```/m.test(trimmed) && (markdownScore(lines) < 2 || code.confidence >= UNMISTAKABLE_CODE)))) return code;
   const table = sniffTable(lines);
   if (table) return table;
   if (/^={1,5} \S/.test(trimmed)) return guess('adoc', 0.8, 'AsciiDoc title');
@@ -69,7 +81,6 @@ export function sniffText(text: string): ContentGuess {
     return guess('yaml', 0.75, 'YAML mapping lines');
   }
   if (markdownScore(lines) >= 2) return guess('md', 0.8, 'Markdown headings, lists or links');
-  const code = sniffCode(trimmed);
   if (code) return code;
   return guess('txt', 0.6, 'plain text');
 }
@@ -147,26 +158,11 @@ function yamlLines(lines: string[]): number {
 
 function markdownScore(lines: string[]): number {
   let score = 0;
-  for (const line of lines) {
-    if (/^#{1,6} \S/.test(line)) score += 2;
+  for (const [index, line] of lines.entries()) {
+    // Consecutive "# " lines are a comment block (a script's licence), not headings.
+    if (/^#{1,6} \S/.test(line)) score += /^#/.test(lines[index + 1] ?? '') || /^#/.test(lines[index - 1] ?? '') ? 0 : 2;
     else if (/^```/.test(line) || /^\s*[-*+] \S/.test(line) || /^\s*\d+\. \S/.test(line) || /^> /.test(line)) score += 1;
     else if (/\[[^\]]+\]\([^)]+\)/.test(line) || /\*\*[^*]+\*\*/.test(line)) score += 1;
   }
   return score;
-}
-
-function sniffCode(text: string): ContentGuess | undefined {
-  if (/^\s*#\s*(ifndef|ifdef|define|pragma)\b/m.test(text)) return guess('c', 0.7, 'C preprocessor directives');
-  if (/^\/\*/.test(text) && /\*\//.test(text) && !/^\s*(import|export|const|let|function)\b/m.test(text)) return guess('c', 0.55, 'C block comment');
-  if (/^#include\s*[<"]/m.test(text)) return guess(/\b(class|namespace|template|std::)\b/.test(text) ? 'cpp' : 'c', 0.8, '#include directive');
-  if (/^package\s+[a-z]\w*\s*$/m.test(text) && /^import\s+(\(|")/m.test(text)) return guess('go', 0.85, 'Go package and import');
-  if (/^package\s+[\w.]+;/m.test(text) || /^import\s+java\./m.test(text) || /public\s+(final\s+)?class\s+\w+/.test(text)) return guess('java', 0.8, 'Java package or class');
-  if (/^(use\s+[\w:]+;|fn\s+main\s*\(|pub\s+(fn|struct|mod)\s)/m.test(text)) return guess('rs', 0.75, 'Rust items');
-  if (/^(def|class)\s+\w+.*:\s*$/m.test(text) || /^(from\s+[\w.]+\s+)?import\s+[\w.]+(\s+as\s+\w+)?\s*$/m.test(text)) return guess('py', 0.7, 'Python def/import');
-  if (/^(import|export)\s.+from\s+['"]/m.test(text) || /\b(const|let)\s+\w+\s*=/.test(text) || /function\s+\w+\s*\(/.test(text)) {
-    return guess(/:\s*(string|number|boolean)\b|\binterface\s+\w+|\btype\s+\w+\s*=/.test(text) ? 'ts' : 'js', 0.65, 'ECMAScript statements');
-  }
-  if (/^\s*(SELECT|INSERT|CREATE|UPDATE|DELETE|ALTER|DROP)\s/im.test(text)) return guess('sql', 0.7, 'SQL statement');
-  if (/^[\w\s.#:,>*[\]="-]+\{\s*[\w-]+\s*:/m.test(text)) return guess('css', 0.65, 'CSS rule');
-  return undefined;
 }

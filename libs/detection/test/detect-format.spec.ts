@@ -1,4 +1,5 @@
 import { getFormat } from '@fileshift/formats';
+import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { assessConversionCompatibility, detectFormat, suggestFilename } from '../src/index.js';
 
@@ -6,11 +7,13 @@ const hex = (value: string) => Buffer.from(value.replace(/\s+/g, ''), 'hex');
 const text = (value: string) => Buffer.from(value, 'utf8');
 const PNG = hex('89504e470d0a1a0a 0000000d49484452 0000000100000001 0806000000 1f15c489');
 
-function zipEntry(name: string, content = ''): Buffer {
+function zipEntry(name: string, content = '', { deflated = false, extra = Buffer.alloc(0) } = {}): Buffer {
   const header = Buffer.alloc(30);
   header.writeUInt32LE(0x04034b50, 0);
+  header.writeUInt16LE(deflated ? 8 : 0, 8);
   header.writeUInt16LE(Buffer.byteLength(name), 26);
-  return Buffer.concat([header, text(name), text(content)]);
+  header.writeUInt16LE(extra.length, 28);
+  return Buffer.concat([header, text(name), extra, deflated ? deflateRawSync(text(content)) : text(content)]);
 }
 
 const detect = (filename: string, header: Uint8Array, sizeBytes = 50_000) => detectFormat({ filename, sizeBytes, header });
@@ -45,12 +48,64 @@ describe('detectFormat', () => {
     expect(best('x', zipEntry('photos/1.txt'))).toBe('zip');
   });
 
+  it('reads what odd producers put first in EPUB and OpenDocument packages: a compressed mimetype, the container or manifest', () => {
+    const container = '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles>';
+    const manifest = (type: string) => `<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="/" manifest:media-type="${type}"/>`;
+    expect(best('x', zipEntry('mimetype', 'application/epub+zip', { deflated: true }))).toBe('epub');
+    expect(best('x', zipEntry('mimetype', 'application/vnd.oasis.opendocument.presentation', { extra: hex('5554 0500 03 00000000') }))).toBe('odp');
+    expect(best('x', zipEntry('META-INF/container.xml', container, { deflated: true }))).toBe('epub');
+    expect(best('x', zipEntry('OEBPS/content.opf', '<?xml version="1.0"?><package'))).toBe('epub');
+    expect(best('x', zipEntry('META-INF/manifest.xml', manifest('application/vnd.oasis.opendocument.spreadsheet'), { deflated: true }))).toBe('ods');
+    // A jar's manifest is no EPUB container.
+    expect(best('x', zipEntry('META-INF/MANIFEST.MF', 'Manifest-Version: 1.0\r\n', { deflated: true }))).toBe('jar');
+  });
+
+  it('ranks the formats an Office Open XML package may be, at an honest confidence, and lets the name or MIME type decide', () => {
+    for (const first of ['[Content_Types].xml', '_rels/.rels', 'docProps/app.xml']) {
+      const unnamed = detect('x', zipEntry(first, '<?xml version="1.0"?>', { deflated: true }));
+      expect(unnamed.best).toMatchObject({ format: { id: 'docx' }, evidence: 'content' });
+      expect(unnamed.best!.confidence).toBeLessThanOrEqual(0.5);
+      expect(unnamed.candidates.slice(1, 3).map((c) => c.format.id)).toEqual(['xlsx', 'pptx']);
+      expect(best('book.xlsx', zipEntry(first))).toBe('xlsx');
+      expect(detectFormat({ filename: 'upload', mimeHint: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', sizeBytes: 9000, header: zipEntry(first) }).best?.format.id).toBe('pptx');
+    }
+  });
+
+  it('tells MOBI 6 from KF8 (AZW3) when record 0 lies within the header, and ranks both otherwise', () => {
+    const palmDb = (records: number, version: number) => {
+      const head = Buffer.alloc(78 + records * 8 + 2 + 40);
+      head.write('BOOKMOBI', 60, 'latin1');
+      head.writeUInt16BE(records, 76);
+      const recordZero = 78 + records * 8 + 2;
+      for (let i = 0; i < records; i++) head.writeUInt32BE(recordZero + i * 4096, 78 + i * 8);
+      head.write('MOBI', recordZero + 16, 'latin1');
+      head.writeUInt32BE(version, recordZero + 36);
+      return head.subarray(0, 200);
+    };
+    expect(best('x', palmDb(4, 8))).toBe('azw3');
+    expect(best('x', palmDb(4, 6))).toBe('mobi');
+    const long = detect('x', palmDb(30, 8));
+    expect(long.candidates.map((c) => c.format.id)).toEqual(['mobi', 'azw3']);
+    expect(long.best!.confidence).toBeLessThan(0.7);
+    expect(best('book.azw3', palmDb(30, 8))).toBe('azw3');
+  });
+
+  it('reads PostScript as print drivers and font tools write it', () => {
+    expect(best('x', text('%!\n/Times-Roman findfont 12 scalefont setfont\n'))).toBe('ps');
+    expect(best('x', text('\x1b%-12345X@PJL JOB\r\n@PJL ENTER LANGUAGE = POSTSCRIPT\r\n%!PS-Adobe-3.0\r\n'))).toBe('ps');
+    expect(best('x', text('%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\n'))).toBe('eps');
+    expect(best('x', text('%!PS-AdobeFont-1.0: Foo 001.000\n%%Title: Foo\n'))).toBe('pfb');
+    expect(best('x', text('%!FontType1-1.0: Bar\n'))).toBe('pfb');
+    expect(best('x', text('/* XPM */\nstatic char * icon_xpm[] = {\n"16 16 2 1",\n'))).toBe('xpm');
+  });
+
   it('lets the extension pick within a family the bytes cannot split', () => {
     const ole2 = hex('d0cf11e0a1b11ae1 0000000000000000');
     expect(best('sheet.xls', ole2)).toBe('xls');
     expect(best('deck.ppt', ole2)).toBe('ppt');
     expect(best('mail.msg', ole2)).toBe('msg');
     expect(best('unknown', ole2)).toBe('doc');
+    expect(detect('unknown', ole2).candidates.map((c) => c.format.id)).toEqual(['doc', 'xls', 'ppt', 'msg', 'msi']);
   });
 
   it('tells a tar inside gzip, bzip2 or xz by the name; the bytes alone say only the compression', () => {
