@@ -75,6 +75,31 @@ describe('detect endpoints (real service)', () => {
     expect(await json.json()).toMatchObject({ Status: 'OK', detected: true, format: 'png', extension_matches: false, suggested_filename: 'holiday.png' });
   });
 
+  it('key detect: bytes that fit several formats rank them, and the MIME type or the extension decides', async () => {
+    // An Office Open XML package whose first entry is [Content_Types].xml: a document, a workbook or a presentation.
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt16LE('[Content_Types].xml'.length, 26);
+    const ooxml = Buffer.concat([local, Buffer.from('[Content_Types].xml'), Buffer.alloc(120, 0x5a)]);
+    const size = ooxml.length.toString(16);
+
+    const unnamed = await key(keyBody('', size, '', 'upload', ooxml), 'application/json');
+    const body = (await unnamed.json()) as { format: string; confidence: number; alternatives: Array<{ format: string }>; message: string };
+    expect(body.format).toBe('docx');
+    expect(body.confidence).toBeLessThanOrEqual(0.5);
+    expect(body.alternatives.map((a) => a.format).slice(0, 2)).toEqual(['xlsx', 'pptx']);
+    expect(body.message).toContain('fit xlsx, pptx');
+
+    const byMime = await key(keyBody('', size, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'upload', ooxml), 'application/json');
+    expect(await byMime.json()).toMatchObject({ format: 'xlsx' });
+    const byName = await key(keyBody('pptx', size, '', 'deck.pptx', ooxml), 'application/json');
+    expect(await byName.json()).toMatchObject({ format: 'pptx', extension_matches: true });
+    // A PNG fits nothing else: no alternatives.
+    const png = await key(keyBody('png', '1a2b', 'image/png', 'a.png', PNG), 'application/json');
+    expect(await png.json()).toMatchObject({ format: 'png', alternatives: [] });
+  });
+
   it('key detect: 0xFE inside the header bytes is part of the header', async () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<html><body>\u00fe\u00fe hi', 'utf16le')]);
     const response = await key(keyBody('html', 'ff', 'text/html', 'page.html', utf16), 'application/json');

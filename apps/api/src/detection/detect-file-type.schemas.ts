@@ -38,6 +38,16 @@ export const DetectedFormatSchema = apiSchema(
   }),
 );
 
+export const AlternativeFormatSchema = apiSchema(
+  'AlternativeFormat',
+  z.object({
+    format: z.string().describe('Lowercase canonical format identifier.'),
+    description: z.string(),
+    confidence: z.number().min(0).max(1),
+  }),
+  'Another format the first bytes fit (an Office Open XML package is a document, a workbook or a presentation: which lies past the first 200 bytes). A file name with its extension decides between them.',
+);
+
 export const ConvertFileCompatibilitySchema = apiSchema(
   'ConvertFileCompatibility',
   z.object({
@@ -57,6 +67,7 @@ export const DetectFileTypeResponseSchema = apiSchema(
     detected_format: DetectedFormatSchema.nullable(),
     convertible_to: z.array(z.string()),
     convert_file_compatibility: ConvertFileCompatibilitySchema,
+    alternatives: z.array(AlternativeFormatSchema).describe('Other formats the bytes fit, most likely first; empty when they fit only the detected one.'),
   }),
 );
 
@@ -77,6 +88,7 @@ export const KeyApiDetectJsonSchema = apiSchema(
     extension_matches: z.boolean(),
     suggested_filename: z.string().nullable(),
     convertible_to: z.array(z.string()),
+    alternatives: z.array(AlternativeFormatSchema).describe('Other formats the bytes fit, most likely first.'),
     message: z.string().describe('The same sentence the text/plain answer gives.'),
   }),
   'JSON answer of POST /api/v1/detect_file_type (Accept: application/json).',

@@ -31,6 +31,7 @@ export function detectionReport(args: {
       detected_format: null,
       convertible_to: [],
       convert_file_compatibility: { status: 'unknown', confidence: 0, reason: compatibility.reason },
+      alternatives: [],
       mime_type: null,
       extension_matches: false,
     };
@@ -49,6 +50,10 @@ export function detectionReport(args: {
     },
     convertible_to: [...args.targetsOf(best.format.id)],
     convert_file_compatibility: compatibility,
+    // What else the bytes fit (not what only the name suggests): the tie a name with its extension breaks.
+    alternatives: args.result.candidates
+      .filter((candidate) => candidate !== best && candidate.evidence === 'content')
+      .map((candidate) => ({ format: candidate.format.id, description: candidate.format.description, confidence: candidate.confidence })),
     mime_type: mimeTypeOf(best.format.id),
     extension_matches: args.result.extensionMatches,
   };

@@ -8,6 +8,9 @@ export function detectionSentence(report: DetectionReport): string {
   let sentence =
     `The file is most likely ${article(format.description)} ${format.description} ` +
     `(format "${format.format}", extension .${format.canonical_extension}) with ${format.confidence_percent}% confidence.`;
+  if (report.alternatives.length > 0) {
+    sentence += ` Its first bytes fit ${report.alternatives.map((alternative) => `${alternative.format}`).join(', ')} as well; its name with the right extension decides.`;
+  }
   if (!report.extension_matches && report.suggested_filename && report.suggested_filename !== report.input_filename) {
     sentence += ` Its name does not match its content; suggested filename: ${report.suggested_filename}.`;
   }
@@ -28,6 +31,7 @@ export function detectionJson(report: DetectionReport): KeyApiDetectJson {
     extension_matches: report.extension_matches,
     suggested_filename: report.suggested_filename,
     convertible_to: report.convertible_to,
+    alternatives: report.alternatives,
     message: detectionSentence(report),
   };
 }

@@ -408,6 +408,12 @@ export interface components {
             /** @description Without the leading dot. */
             canonical_extension: string;
         };
+        AlternativeFormat: {
+            /** @description Lowercase canonical format identifier. */
+            format: string;
+            description: string;
+            confidence: number;
+        };
         ConvertFileCompatibility: {
             /** @enum {string} */
             status: "yes" | "likely" | "maybe" | "no" | "unknown";
@@ -421,6 +427,8 @@ export interface components {
             detected_format: components["schemas"]["DetectedFormat"] | null;
             convertible_to: string[];
             convert_file_compatibility: components["schemas"]["ConvertFileCompatibility"];
+            /** @description Other formats the bytes fit, most likely first; empty when they fit only the detected one. */
+            alternatives: components["schemas"]["AlternativeFormat"][];
         };
         KeyApiDetectJson: {
             /** @constant */
@@ -435,6 +443,8 @@ export interface components {
             extension_matches: boolean;
             suggested_filename: string | null;
             convertible_to: string[];
+            /** @description Other formats the bytes fit, most likely first. */
+            alternatives: components["schemas"]["AlternativeFormat"][];
             /** @description The same sentence the text/plain answer gives. */
             message: string;
         };
