@@ -1,6 +1,7 @@
 import { ascii, indexOfText, startsWith, startsWithText, uint16le } from './bytes.js';
 import { ebmlClue, isoBmffClue, mobiClue, oggClue, ole2Clue, riffClue, zipClue } from './container-clues.js';
 import type { ContentGuess } from './content-guess.js';
+import { inflatedStart } from './inflated-start.js';
 
 type Probe = (header: Uint8Array) => ContentGuess | undefined;
 
@@ -28,6 +29,7 @@ const PROBES: readonly Probe[] = [
   magic('icns', 'icns', 0.97),
   magic('psd', '8BPS', 0.98),
   magic('jp2', [0x00, 0x00, 0x00, 0x0c, 0x6a, 0x50, 0x20, 0x20], 0.98),
+  magic('jp2', [0xff, 0x4f, 0xff, 0x51], 0.95),
   magic('jxl', [0xff, 0x0a], 0.9),
   magic('jxl', [0x00, 0x00, 0x00, 0x0c, 0x4a, 0x58, 0x4c, 0x20], 0.98),
   magic('xcf', 'gimp xcf', 0.98),
@@ -37,6 +39,7 @@ const PROBES: readonly Probe[] = [
   magic('dds', 'DDS ', 0.97),
   magic('qoi', 'qoif', 0.97),
   magic('pcx', [0x0a, 0x05, 0x01], 0.7),
+  (h) => (looksLikeSgi(h) ? { format: 'sgi', confidence: 0.9, reason: 'SGI image header (magic 474, storage, depth, dimensions)' } : undefined),
   magic('emf', ' EMF', 0.95, 40),
   magic('wmf', [0xd7, 0xcd, 0xc6, 0x9a], 0.95),
   (h) => (startsWithText(h, 'P1') || startsWithText(h, 'P4') ? whitespaceAfter(h, 'pbm') : undefined),
@@ -66,6 +69,8 @@ const PROBES: readonly Probe[] = [
   magic('cpio', '070707', 0.9),
   (h) => (h.length >= 262 && startsWithText(h, 'ustar', 257) ? { format: 'tar', confidence: 0.95, reason: 'ustar header' } : undefined),
   magic('sqlite', 'SQLite format 3\0', 0.99),
+  magic('mo', [0xde, 0x12, 0x04, 0x95], 0.97),
+  magic('mo', [0x95, 0x04, 0x12, 0xde], 0.97),
   magic('parquet', 'PAR1', 0.95),
   magic('avro', 'Obj\x01', 0.95),
   magic('pcap', [0xd4, 0xc3, 0xb2, 0xa1], 0.95),
@@ -98,6 +103,8 @@ const PROBES: readonly Probe[] = [
   magic('mpeg', [0x00, 0x00, 0x01, 0xba], 0.95),
   magic('mpeg', [0x00, 0x00, 0x01, 0xb3], 0.9),
   (h) => (h[0] === 0x47 && (h.length < 189 || h[188] === 0x47) && h.length >= 4 && (h[1]! & 0x80) === 0 ? { format: 'm2ts', confidence: h.length >= 189 ? 0.9 : 0.5, reason: 'MPEG-TS sync bytes' } : undefined),
+  // Blu-ray's M2TS: 192-byte packets, a 4-byte timestamp before each sync byte.
+  (h) => (h.length >= 197 && h[4] === 0x47 && h[196] === 0x47 && (h[5]! & 0x80) === 0 ? { format: 'm2ts', confidence: 0.9, reason: 'MPEG-TS sync bytes in 192-byte packets' } : undefined),
   magic('h264', [0x00, 0x00, 0x00, 0x01, 0x67], 0.85),
   magic('flac', 'fLaC', 0.99, 0, 42),
   (h) => (startsWithText(h, 'ID3') ? id3Clue(h) : undefined),
@@ -153,7 +160,25 @@ function gzipClue(header: Uint8Array): ContentGuess {
       return { format: 'tgz', confidence: 0.95, reason: 'gzip header naming the original file *.tar', family: ['tgz', 'gz'], minSize: 18 };
     }
   }
+  if (looksLikeTar(inflatedStart(header.subarray(gzipPayloadStart(header, flags))))) {
+    return { format: 'tgz', confidence: 0.93, reason: 'gzip stream opening with a tar header', family: ['tgz', 'gz'], minSize: 18 };
+  }
   return { format: 'gz', confidence: 0.97, reason: 'magic number of gz', family: ['gz', 'tgz'], minSize: 18 };
+}
+
+const GZIP_FHCRC = 0x02;
+const GZIP_FCOMMENT = 0x10;
+
+/** Where a gzip member's deflate stream starts: after the fixed header and the optional fields its flags name. */
+function gzipPayloadStart(header: Uint8Array, flags: number): number {
+  let at = 10;
+  if (flags & GZIP_FEXTRA) at += 2 + uint16le(header, 10);
+  for (const field of [GZIP_FNAME, GZIP_FCOMMENT]) {
+    if (!(flags & field)) continue;
+    const end = header.indexOf(0, at);
+    at = end === -1 ? header.length : end + 1;
+  }
+  return Math.min(header.length, at + (flags & GZIP_FHCRC ? 2 : 0));
 }
 
 /** An ID3 tag precedes MP3 audio (and rarely AAC or FLAC); skip it to look at the frame if it fits. */
@@ -204,4 +229,13 @@ const PJL_UNIVERSAL_EXIT = '\x1b%-12345X';
 function pjlClue(header: Uint8Array): ContentGuess | undefined {
   const text = ascii(header, 0, header.length);
   return text.includes('%!PS') || /LANGUAGE\s*=\s*POSTSCRIPT/i.test(text) ? { format: 'ps', confidence: 0.9, reason: 'PJL job header with PostScript' } : undefined;
+}
+
+const SGI_MAGIC = 474;
+
+/** SGI images: magic 474, then storage (0 verbatim, 1 RLE), bytes per channel (1, 2) and dimension (1–3). */
+function looksLikeSgi(header: Uint8Array): boolean {
+  if (header.length < 12 || ((header[0]! << 8) | header[1]!) !== SGI_MAGIC) return false;
+  const dimension = (header[4]! << 8) | header[5]!;
+  return header[2]! <= 1 && (header[3] === 1 || header[3] === 2) && dimension >= 1 && dimension <= 3;
 }

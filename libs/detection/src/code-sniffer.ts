@@ -32,9 +32,11 @@ const FEATURES: ReadonlyArray<readonly [Language, RegExp, number]> = [
   ['py', /^(from\s+[\w.]+\s+import\s|import\s+[\w.]+(\s*,\s*[\w.]+)*(\s+as\s+\w+)?\s*$)/m, 3],
   ['py', /^\s*(async\s+)?(def|class)\s+\w+.*:\s*$/m, 3],
   ['py', /^\s*("""|''')|^__(author|license|copyright|version|all|docformat)__\s*=/m, 3],
+  ['py', /^\s*("""|''')/, 2],
   ['py', /^if\s+__name__\s*==|#.*-\*-\s*coding[:=]|\bself\.\w+/m, 3],
   ['sh', /^\s*(if\s+\[|then\s*$|fi\s*$|esac\s*$|done\s*$|case\s+.+\s+in\s*$|export\s+\w+=|set\s+-[eux]+|\w+\s*\(\)\s*\{)/m, 2.5],
-  ['sh', /^\s*(echo|local|source|readonly|unset)\s|\$\{\w+[:#%}]|`[^`\n]+`|\$\(/m, 1.5],
+  ['sh', /^[A-Z_][A-Z0-9_]*=["'$\w-]/gm, 1.5],
+  ['sh', /^\s*(echo|local|source|readonly|unset)\s|\$\{\w+[:#%}]|`[^`\n]+`|\$\(|\$[A-Z_][A-Z0-9_]{2,}\b/m, 1.5],
   ['pl', /^\s*use\s+(strict|warnings|vars|constant|lib|utf8|Carp|Exporter|base|parent)\b/m, 5],
   ['pl', /^package\s+[\w:]+;/m, 3],
   ['pl', /\bmy\s+[$@%]\w+|^=(pod|head\d|cut|item)\b|^sub\s+\w+|__(END|DATA)__|\$\w+->\{/m, 3],
@@ -87,8 +89,10 @@ export function sniffCode(text: string): ContentGuess | undefined {
   const [best, score] = [...scores.entries()].sort((a, b) => b[1] - a[1])[0] ?? [];
   if (best && score! >= CLAIM) return { format: best, confidence: Math.min(0.9, 0.55 + score! * 0.04), reason: `${best} source (${describe(best, style)})` };
   if (style && isOnlyComment(text, style)) {
-    const language = namedLanguage && COMMENTED_IN[style].includes(namedLanguage) ? namedLanguage : COMMENT_ONLY[style];
-    return { format: language, confidence: 0.45, reason: `a ${style} comment, as ${language} files open` };
+    // What the comment hints at (a weak feature, a file it names), else the language that most often opens so.
+    const named = namedFile(text);
+    const format = best ?? (named && (COMMENTED_IN[style].includes(named as Language) || named === 'txt') ? named : COMMENT_ONLY[style]);
+    return { format, confidence: 0.45, reason: `a ${style} comment, as ${format} files open` };
   }
   return undefined;
 }
@@ -110,6 +114,12 @@ function languageNamedIn(text: string): Language | undefined {
   const extension = /\b[\w-]+\.(c|h|cc|cpp|hpp|css|js|mjs|ts|py|sh|pl|pm|rb|go|rs|java|php|sql)\b/.exec(text)?.[1];
   if (extension) return formatByExtension(extension)?.id as Language | undefined;
   return LANGUAGE_NAMES.find(([pattern]) => pattern.test(text))?.[1];
+}
+
+/** The format of the first file a comment names by its name (`help.txt - English GnuPG online help`). */
+function namedFile(text: string): string | undefined {
+  const extension = /\b[\w-]+\.([a-z]{1,4})\b/.exec(text)?.[1];
+  return extension ? formatByExtension(extension)?.id : undefined;
 }
 
 function describe(language: Language, style: CommentStyle | undefined): string {

@@ -38,6 +38,8 @@ export function zipClue(header: Uint8Array): ContentGuess {
   if (name.startsWith('ppt/')) return { format: 'pptx', confidence: 0.97, reason: 'first zip entry is under ppt/', family: ['pptx', 'ppsx'], minSize: 200 };
   if (name.startsWith('visio/')) return { format: 'vsdx', confidence: 0.95, reason: 'first zip entry is under visio/', minSize: 200 };
   if (name === '[Content_Types].xml' || name.startsWith('_rels/') || name.startsWith('docProps/') || name.startsWith('customXml/')) {
+    const kind = packageKind(entry.text());
+    if (kind) return { format: kind, confidence: 0.9, reason: `first zip entry ${name} names the package's main part`, family: kind === 'xps' ? undefined : OOXML, minSize: 200 };
     return { format: 'docx', confidence: 0.5, reason: `first zip entry ${name} marks an Office Open XML package; which kind lies further in`, family: OOXML, minSize: 200 };
   }
   if (name === 'META-INF/container.xml' && entry.text().includes(EPUB_CONTAINER_NAMESPACE)) {
@@ -55,6 +57,31 @@ export function zipClue(header: Uint8Array): ContentGuess {
   }
   if (/\.(jpe?g|png|gif|webp)$/i.test(name)) return { format: 'cbz', confidence: 0.75, reason: 'zip of images (comic book archive)', family: ['cbz', 'zip'] };
   return { format: 'zip', confidence: 0.9, reason: 'zip local file header', family: ZIP_BASED, minSize: 22 };
+}
+
+/** What the content types or relationships of an OPC package name first: its main part's kind. */
+const PACKAGE_KIND_MARKERS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/presentationml|"\/?ppt\//, 'pptx'],
+  [/spreadsheetml|ms-excel|"\/?xl\//, 'xlsx'],
+  [/wordprocessingml|ms-word|"\/?word\//, 'docx'],
+  [/visio/i, 'vsdx'],
+  [/xps|fdseq|FixedDocumentSequence/i, 'xps'],
+];
+/** The macro-enabled workbook and the slide show differ from their kind only in the main part's content type. */
+const PACKAGE_VARIANTS: Record<string, readonly [RegExp, string]> = {
+  xlsx: [/sheet\.macroEnabled/i, 'xlsm'],
+  pptx: [/slideshow/i, 'ppsx'],
+};
+
+function packageKind(text: string): string | undefined {
+  let earliest: { at: number; kind: string } | undefined;
+  for (const [marker, kind] of PACKAGE_KIND_MARKERS) {
+    const at = text.search(marker);
+    if (at !== -1 && (!earliest || at < earliest.at)) earliest = { at, kind };
+  }
+  if (!earliest) return undefined;
+  const variant = PACKAGE_VARIANTS[earliest.kind];
+  return variant && variant[0].test(text) ? variant[1] : earliest.kind;
 }
 
 /** An OpenDocument package written without its leading `mimetype` entry names its type in the manifest's root entry. */

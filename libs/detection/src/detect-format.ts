@@ -38,7 +38,17 @@ export interface DetectionResult {
 const HONEST_TIE = 0.9;
 const TEXTUAL = new Set(['text', 'code', 'data']);
 const TEXT_TABLES = new Set(['csv', 'tsv']);
-const isTextual = (format: FileFormat) => TEXTUAL.has(format.category) || TEXT_TABLES.has(format.id) || format.id === 'svg' || format.id === 'rtf';
+/** Data formats that are binary: a text header is never one of them, whatever its name says. */
+const BINARY_DATA = new Set(['sqlite', 'parquet', 'avro', 'pcap', 'wasm', 'dicom', 'mo']);
+/**
+ * Text formats that open with their own signature (a root element, a header line, a brace): a text
+ * header without it is not one of them, so their extension cannot overrule what the text shows.
+ */
+const SELF_ANNOUNCING = new Set(['rtf', 'svg', 'xml', 'html', 'rss', 'atom', 'kml', 'gpx', 'plist', 'fb2', 'json', 'ndjson', 'geojson', 'ipynb', 'gltf', 'vtt', 'srt', 'ass', 'ics', 'vcf', 'eml', 'xbm', 'xpm', 'php']);
+const isTextual = (format: FileFormat) =>
+  (TEXTUAL.has(format.category) || TEXT_TABLES.has(format.id) || format.id === 'svg' || format.id === 'rtf') && !BINARY_DATA.has(format.id);
+/** A textual format whose files need not show it in their first bytes: its extension may decide what generic text is. */
+const isFreeForm = (format: FileFormat) => isTextual(format) && !SELF_ANNOUNCING.has(format.id);
 
 /**
  * Ranks the formats a file may be: the bytes first (magic numbers, container clues, text
@@ -71,11 +81,11 @@ export function detectFormat(input: DetectionInput): DetectionResult {
   if (prior && prior.id !== detected.id && content.family?.includes(prior.id)) {
     add(prior, Math.max(confidence, 0.88), [...reasons, `the extension picks ${prior.id} among ${content.family.join('/')}`]);
     add(detected, confidence * 0.5, reasons);
-  } else if (prior && prior.id !== detected.id && isTextual(prior) && detected.category === 'text' && content.confidence <= 0.6) {
+  } else if (prior && prior.id !== detected.id && isFreeForm(prior) && detected.category === 'text' && content.confidence <= 0.6) {
     // Generic text: the extension knows better (a .py, .css or .log file is text).
     add(prior, 0.75, [`text content consistent with the extension .${extension}`]);
     add(detected, confidence * 0.6, reasons);
-  } else if (prior && prior.id !== detected.id && isTextual(prior) && isTextual(detected) && content.confidence < 0.8) {
+  } else if (prior && prior.id !== detected.id && isFreeForm(prior) && isTextual(detected) && content.confidence < 0.8) {
     add(prior, 0.7, [`text content; the extension .${extension} names ${prior.id}`]);
     add(detected, confidence * 0.8, reasons);
   } else if (prior && prior.id === detected.id) {

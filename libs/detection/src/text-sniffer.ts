@@ -11,6 +11,8 @@ const UNMISTAKABLE_CODE = 0.75;
  * off by the 200-byte limit, so callers treat it as partial.
  */
 export function decodeText(header: Uint8Array): { text: string; encoding: string } | undefined {
+  if (header.length >= 4 && header[0] === 0xff && header[1] === 0xfe && header[2] === 0 && header[3] === 0) return { text: utf32(header.subarray(4), true), encoding: 'utf-32le' };
+  if (header.length >= 4 && header[0] === 0 && header[1] === 0 && header[2] === 0xfe && header[3] === 0xff) return { text: utf32(header.subarray(4), false), encoding: 'utf-32be' };
   if (header.length >= 2 && header[0] === 0xff && header[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(header.subarray(2)), encoding: 'utf-16le' };
   if (header.length >= 2 && header[0] === 0xfe && header[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(header.subarray(2)), encoding: 'utf-16be' };
   const body = header[0] === 0xef && header[1] === 0xbb && header[2] === 0xbf ? header.subarray(3) : header;
@@ -24,6 +26,20 @@ export function decodeText(header: Uint8Array): { text: string; encoding: string
   const replacements = (text.match(/\uFFFD/g) ?? []).length;
   // Up to the last 3 bytes may be a multi-byte character cut by the limit; beyond that, Latin-1 text.
   return { text, encoding: replacements > 1 ? 'latin1' : 'utf-8' };
+}
+
+/** `key = value` with a bare word for a value: INI, never TOML (whose strings are quoted). */
+const BARE_VALUE = /^[\w.-]+\s*=\s*(?!["'[{]|[+-]?\d|true\b|false\b|inf\b|nan\b)\S/;
+
+/** UTF-32 (TextDecoder has no such label): whole code points only, the cut one dropped. */
+function utf32(body: Uint8Array, littleEndian: boolean): string {
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  let text = '';
+  for (let at = 0; at + 4 <= body.length; at += 4) {
+    const codePoint = view.getUint32(at, littleEndian);
+    text += codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : '\uFFFD';
+  }
+  return text;
 }
 
 const guess = (format: string, confidence: number, reason: string): ContentGuess => ({ format, confidence, reason });
@@ -44,9 +60,13 @@ export function sniffText(text: string): ContentGuess {
   if (/^\d+\r?\n\d\d:\d\d:\d\d[,.]\d{3} --> /.test(trimmed)) return guess('srt', 0.97, 'SubRip cue');
   if (/^\\(documentclass|documentstyle|input|usepackage)/.test(trimmed)) return guess('tex', 0.92, 'LaTeX preamble');
   if (/\\(documentclass|PassOptionsToPackage|usepackage|begin\{document\}|section\{)/.test(trimmed)) return guess('tex', 0.85, 'LaTeX commands');
-  if (/^#define \w+_width \d+/.test(trimmed)) return guess('xbm', 0.95, 'X BitMap #define header');
+  if ((trimmed.match(/\\[a-zA-Z]+\*?\{/g)?.length ?? 0) >= 3) return guess('tex', 0.8, 'LaTeX commands with arguments');
+  if (/^%/.test(trimmed) && /\b(La)?TeX\b/.test(trimmed)) return guess('tex', 0.75, 'TeX comments naming TeX');
+  if (/^\.\.(\s*$|\s+[\w-]+::|\s+_)/m.test(trimmed) && /^\.\./.test(trimmed)) return guess('rst', 0.75, 'reStructuredText comment or directive');
+  if (/^#define [\w.-]+_width \d+/.test(trimmed)) return guess('xbm', 0.95, 'X BitMap #define header');
   if (/^\/\* XPM \*\/|^! XPM2\b/.test(trimmed)) return guess('xpm', 0.97, 'X PixMap header');
   if (/^#\+(TITLE|AUTHOR|BEGIN_\w+|OPTIONS):/im.test(trimmed)) return guess('org', 0.9, 'Org-mode keywords');
+  if (/^\*+ \S/.test(trimmed) && /^\s*:(PROPERTIES|LOGBOOK):\s*$|\[\[[^\]]+\](\[[^\]]+\])?\]/m.test(trimmed)) return guess('org', 0.85, 'Org-mode headline with a drawer or [[link]]');
   if (/^#!.*\b(ba|z|da|k)?sh\b/.test(trimmed)) return guess('sh', 0.93, 'shell shebang');
   if (/^#!.*\bpython/.test(trimmed)) return guess('py', 0.93, 'python shebang');
   if (/^#!.*\b(node|deno|bun)\b/.test(trimmed)) return guess('js', 0.9, 'node shebang');
@@ -63,8 +83,8 @@ export function sniffText(text: string): ContentGuess {
   // shows its statements clearly outside a Markdown code fence.
   const code = sniffCode(trimmed);
   const commentStyle = leadingCommentStyle(trimmed);
-  if (code && ((commentStyle && commentStyle !== 'hash') || (code.confidence >= CLEAR_CODE && !/^```/m.test(trimmed) && (markdownScore(lines) < 2 || code.confidence >= UNMISTAKABLE_CODE)))) return code;
-  const table = sniffTable(lines);
+  if (code && ((commentStyle && commentStyle !== 'hash') || (code.confidence >= CLEAR_CODE && !/^```/m.test(trimmed) && (markdownScore(text) < 2 || code.confidence >= UNMISTAKABLE_CODE)))) return code;
+  const table = sniffTable(lines) ?? raggedTable(lines);
   if (table) return table;
   if (/^={1,5} \S/.test(trimmed)) return guess('adoc', 0.8, 'AsciiDoc title');
   if (lines.some((l) => /^\*{1,4} \S/.test(l)) && !lines.some((l) => /^#{1,6} \S|^\s*[-+] \S/.test(l)) && /^\*+ \S/.test(trimmed)) {
@@ -72,15 +92,16 @@ export function sniffText(text: string): ContentGuess {
   }
   if (rstUnderlines(lines) >= 1) return guess('rst', 0.75, 'reStructuredText section underlines');
   if (lines.some((l) => /^\[[^\]]+\]\s*$/.test(l)) && lines.filter((l) => /^[\w.-]+\s*=\s*/.test(l)).length >= 1) {
-    return lines.some((l) => /=\s*("|\[|\d|true|false)/.test(l)) && !lines.some((l) => /^[\w.-]+=[^"\d[\s]/.test(l))
+    return lines.some((l) => /=\s*("|\[|\d|true|false)/.test(l)) && !lines.some((l) => /^[\w.-]+=[^"\d[\s]/.test(l) || BARE_VALUE.test(l))
       ? guess('toml', 0.7, 'TOML tables and typed values')
       : guess('ini', 0.75, 'INI sections and key=value lines');
   }
   const keyLines = lines.filter((l) => /^\s*(- )?[\w"'.-]+:(\s|$)/.test(l)).length;
-  if (trimmed.startsWith('---\n') || trimmed.startsWith('---\r\n') || (keyLines >= 2 && yamlLines(lines) >= lines.length * 0.6)) {
+  const documentMarker = lines.some((l) => /^---\s*$/.test(l));
+  if (trimmed.startsWith('---\n') || trimmed.startsWith('---\r\n') || ((keyLines >= 2 || documentMarker) && yamlLines(lines) >= lines.length * 0.6)) {
     return guess('yaml', 0.75, 'YAML mapping lines');
   }
-  if (markdownScore(lines) >= 2) return guess('md', 0.8, 'Markdown headings, lists or links');
+  if (markdownScore(text) >= 2) return guess('md', 0.8, 'Markdown headings, lists or links');
   if (code) return code;
   return guess('txt', 0.6, 'plain text');
 }
@@ -132,6 +153,20 @@ function sniffTable(lines: string[]): ContentGuess | undefined {
   return undefined;
 }
 
+/** Spreadsheet exports leave trailing empty cells out: rows of a few more or fewer fields are still a table. */
+function raggedTable(lines: string[]): ContentGuess | undefined {
+  if (lines.length < 3) return undefined;
+  for (const [delimiter, format] of [['\t', 'tsv'], [',', 'csv']] as const) {
+    const counts = lines.map((line) => countOutsideQuotes(line, delimiter));
+    const rows = counts.slice(1);
+    const headerOverRows = rows.every((count) => count === rows[0]) && counts[0]! >= rows[0]!;
+    if (Math.min(...counts) >= 2 && (headerOverRows || Math.max(...counts) - Math.min(...counts) <= 2) && lines.every((line) => !/[.!?]\s+[A-Z]/.test(line))) {
+      return guess(format, 0.6, `${lines.length} lines of ${Math.min(...counts) + 1} to ${Math.max(...counts) + 1} ${delimiter === '\t' ? 'tab' : 'comma'}-separated fields`);
+    }
+  }
+  return undefined;
+}
+
 function countOutsideQuotes(line: string, delimiter: string): number {
   let count = 0;
   let quoted = false;
@@ -156,10 +191,12 @@ function yamlLines(lines: string[]): number {
   return lines.filter((l) => /^\s*(- )?[\w"'.-]+:(\s|$)/.test(l) || /^\s*- \S/.test(l) || /^\s*#/.test(l)).length;
 }
 
-function markdownScore(lines: string[]): number {
+function markdownScore(text: string): number {
+  // Blank lines kept: a heading stands apart, while consecutive "# " lines are a comment block (a script's licence).
+  const lines = text.split(/\r?\n/);
+  if (!/\n$/.test(text)) lines.pop();
   let score = 0;
   for (const [index, line] of lines.entries()) {
-    // Consecutive "# " lines are a comment block (a script's licence), not headings.
     if (/^#{1,6} \S/.test(line)) score += /^#/.test(lines[index + 1] ?? '') || /^#/.test(lines[index - 1] ?? '') ? 0 : 2;
     else if (/^```/.test(line) || /^\s*[-*+] \S/.test(line) || /^\s*\d+\. \S/.test(line) || /^> /.test(line)) score += 1;
     else if (/\[[^\]]+\]\([^)]+\)/.test(line) || /\*\*[^*]+\*\*/.test(line)) score += 1;

@@ -1,5 +1,5 @@
-import { constants, inflateRawSync } from 'node:zlib';
 import { ascii, uint16le } from './bytes.js';
+import { inflatedStart } from './inflated-start.js';
 
 const STORED = 0;
 const DEFLATED = 8;
@@ -10,6 +10,10 @@ export interface ZipFirstEntry {
   text: () => string;
 }
 
+/** Producers that compress the `mimetype` entry (against the EPUB and ODF rules) or put `META-INF/*.xml` or
+ * `[Content_Types].xml` first still show who they are within a hundred bytes of inflated text. */
+const latin1 = (bytes: Uint8Array) => ascii(bytes, 0, bytes.length);
+
 /** The first local file header of a ZIP: its entry name and, on demand, the start of its content. */
 export function zipFirstEntry(header: Uint8Array): ZipFirstEntry {
   const method = uint16le(header, 8);
@@ -18,20 +22,6 @@ export function zipFirstEntry(header: Uint8Array): ZipFirstEntry {
   const data = header.subarray(Math.min(dataStart, header.length));
   return {
     name: ascii(header, 30, 30 + nameLength),
-    text: () => (method === STORED ? ascii(data, 0, data.length) : method === DEFLATED ? inflatedStart(data) : ''),
+    text: () => (method === STORED ? ascii(data, 0, data.length) : method === DEFLATED ? latin1(inflatedStart(data)) : ''),
   };
-}
-
-/**
- * Inflates as much of a cut deflate stream as the header holds. Producers that compress the
- * `mimetype` entry (against the EPUB and ODF rules) or put `META-INF/*.xml` first still show who
- * they are within a hundred bytes of text.
- */
-function inflatedStart(data: Uint8Array): string {
-  if (data.length === 0) return '';
-  try {
-    return inflateRawSync(data, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 4096 }).toString('latin1');
-  } catch {
-    return '';
-  }
 }
