@@ -58,8 +58,9 @@ const PROBES: readonly Probe[] = [
   // A compressed file may hold a tar archive (tgz, tbz2, txz): the name picks within the family; the bytes
   // alone say only gz, bz2 or xz, unless gzip kept the original name of a .tar file.
   (h) => (startsWith(h, [0x1f, 0x8b, 0x08]) ? gzipClue(h) : undefined),
-  (h) => (startsWithText(h, 'BZh') ? { format: 'bz2', confidence: 0.9, reason: 'magic number of bz2', family: ['bz2', 'tbz2'] } : undefined),
-  (h) => (startsWith(h, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) ? { format: 'xz', confidence: 0.99, reason: 'magic number of xz', family: ['xz', 'txz'] } : undefined),
+  // Unlike gzip's, a bzip2 or xz stream cannot be opened from its first 200 bytes: a tar inside is a tie the name breaks.
+  (h) => (startsWithText(h, 'BZh') ? { format: 'bz2', confidence: 0.85, reason: 'magic number of bz2', family: ['bz2', 'tbz2'] } : undefined),
+  (h) => (startsWith(h, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) ? { format: 'xz', confidence: 0.85, reason: 'magic number of xz', family: ['xz', 'txz'] } : undefined),
   magic('zst', [0x28, 0xb5, 0x2f, 0xfd], 0.97),
   magic('lz4', [0x04, 0x22, 0x4d, 0x18], 0.97),
   magic('cab', 'MSCF', 0.97),

@@ -92,7 +92,8 @@ export function sniffCode(text: string): ContentGuess | undefined {
     // What the comment hints at (a weak feature, a file it names), else the language that most often opens so.
     const named = namedFile(text);
     const format = best ?? (named && (COMMENTED_IN[style].includes(named as Language) || named === 'txt') ? named : COMMENT_ONLY[style]);
-    return { format, confidence: 0.45, reason: `a ${style} comment, as ${format} files open` };
+    // A comment is all there is: every language commented so (and plain text) is a tie the name breaks.
+    return { format, confidence: 0.45, reason: `a ${style} comment, as ${format} files open`, family: [...COMMENTED_IN[style], 'txt'] };
   }
   return undefined;
 }

@@ -2,7 +2,9 @@ import { ascii, indexOfText, startsWithText, uint32be } from './bytes.js';
 import type { ContentGuess } from './content-guess.js';
 import { zipFirstEntry } from './zip-first-entry.js';
 
-const OOXML = ['docx', 'xlsx', 'pptx', 'ppsx', 'xlsm', 'vsdx'] as const;
+const OPC_PACKAGES = ['docx', 'xlsx', 'pptx', 'ppsx', 'xlsm', 'vsdx', 'xps'] as const;
+/** Kinds whose macro-enabled or slide-show variant shows only in the main part's content type. */
+const VARIANTS = { xlsx: ['xlsx', 'xlsm'], pptx: ['pptx', 'ppsx'] } as const;
 const ODF_BY_MEDIA_TYPE: Record<string, string> = {
   'application/vnd.oasis.opendocument.text': 'odt',
   'application/vnd.oasis.opendocument.text-template': 'ott',
@@ -34,13 +36,16 @@ export function zipClue(header: Uint8Array): ContentGuess {
     return { format: 'zip', confidence: 0.7, reason: 'zip with an unknown "mimetype" entry', family: ZIP_BASED };
   }
   if (name.startsWith('word/')) return { format: 'docx', confidence: 0.97, reason: 'first zip entry is under word/', minSize: 200 };
-  if (name.startsWith('xl/')) return { format: 'xlsx', confidence: 0.97, reason: 'first zip entry is under xl/', family: ['xlsx', 'xlsm'], minSize: 200 };
-  if (name.startsWith('ppt/')) return { format: 'pptx', confidence: 0.97, reason: 'first zip entry is under ppt/', family: ['pptx', 'ppsx'], minSize: 200 };
+  // A macro-enabled workbook and a slide show differ from their kind only in a content type further in.
+  if (name.startsWith('xl/')) return { format: 'xlsx', confidence: 0.85, reason: 'first zip entry is under xl/', family: VARIANTS.xlsx, minSize: 200 };
+  if (name.startsWith('ppt/')) return { format: 'pptx', confidence: 0.85, reason: 'first zip entry is under ppt/', family: VARIANTS.pptx, minSize: 200 };
   if (name.startsWith('visio/')) return { format: 'vsdx', confidence: 0.95, reason: 'first zip entry is under visio/', minSize: 200 };
   if (name === '[Content_Types].xml' || name.startsWith('_rels/') || name.startsWith('docProps/') || name.startsWith('customXml/')) {
     const kind = packageKind(entry.text());
-    if (kind) return { format: kind, confidence: 0.9, reason: `first zip entry ${name} names the package's main part`, family: kind === 'xps' ? undefined : OOXML, minSize: 200 };
-    return { format: 'docx', confidence: 0.5, reason: `first zip entry ${name} marks an Office Open XML package; which kind lies further in`, family: OOXML, minSize: 200 };
+    const reason = `first zip entry ${name} names the package's main part`;
+    if (kind && kind in VARIANTS) return { format: kind, confidence: 0.85, reason, family: VARIANTS[kind as keyof typeof VARIANTS], minSize: 200 };
+    if (kind) return { format: kind, confidence: 0.9, reason, minSize: 200 };
+    return { format: 'docx', confidence: 0.5, reason: `first zip entry ${name} marks an Office Open XML or XPS package; which kind lies further in`, family: OPC_PACKAGES, minSize: 200 };
   }
   if (name === 'META-INF/container.xml' && entry.text().includes(EPUB_CONTAINER_NAMESPACE)) {
     return { format: 'epub', confidence: 0.9, reason: 'first zip entry is an EPUB META-INF/container.xml (no leading "mimetype" entry)', minSize: 200 };

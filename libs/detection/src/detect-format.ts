@@ -25,6 +25,8 @@ export interface DetectionCandidate {
   reasons: string[];
   /** `content` when the bytes show the format (or its family, the name picking within it); `name` when nothing in the bytes does. */
   evidence: DetectionEvidence;
+  /** The bytes fit it as well as the format chosen (a family the first 200 bytes cannot split): only a name or MIME type can tell. */
+  tie?: true;
 }
 
 export interface DetectionResult {
@@ -97,6 +99,7 @@ export function detectFormat(input: DetectionInput): DetectionResult {
   // Bytes that fit several formats equally well (an OOXML package, an OLE2 file): rank the rest of the family after the pick.
   if (content.family && content.confidence < HONEST_TIE) {
     for (const member of content.family) add(getFormat(member), confidence * 0.5, [`${content.reason}: the first ${HEADER_LIMIT} bytes cannot tell ${member} from ${detected.id}`]);
+    for (const candidate of candidates) if (candidate !== candidates[0] && content.family.includes(candidate.format.id)) candidate.tie = true;
   }
   if (content.minSize !== undefined && input.sizeBytes < content.minSize) {
     for (const candidate of candidates) {

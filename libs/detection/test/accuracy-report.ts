@@ -16,6 +16,8 @@ export interface AccuracyReport {
   hits: Map<string, Record<NamingMode, number>>;
   counts: Map<string, number>;
   totals: Record<NamingMode, number>;
+  /** Misses whose right format the detector ranked among the formats the bytes fit equally (a tie only a name breaks). */
+  ties: Record<NamingMode, number>;
   /** `${actual} → ${detected}` → count, for the wrong answers of every mode */
   confusions: Map<string, Record<NamingMode, number>>;
   misses: string[];
@@ -25,18 +27,20 @@ const zeroes = (): Record<NamingMode, number> => ({ 'right extension': 0, 'no ex
 
 /** Top-1 detection of every sample under every naming mode, with what each wrong answer was. */
 export function scoreCorpus(corpus: CorpusSample[]): AccuracyReport {
-  const report: AccuracyReport = { samples: corpus.length, hits: new Map(), counts: new Map(), totals: zeroes(), confusions: new Map(), misses: [] };
+  const report: AccuracyReport = { samples: corpus.length, hits: new Map(), counts: new Map(), totals: zeroes(), ties: zeroes(), confusions: new Map(), misses: [] };
   for (const sample of corpus) {
     const row = report.hits.get(sample.format) ?? zeroes();
     report.counts.set(sample.format, (report.counts.get(sample.format) ?? 0) + 1);
     for (const mode of NAMING_MODES) {
       const filename = nameFor(sample, mode);
-      const got = detectFormat({ filename, sizeBytes: sample.size, header: sample.header }).best?.format.id ?? 'nothing';
+      const result = detectFormat({ filename, sizeBytes: sample.size, header: sample.header });
+      const got = result.best?.format.id ?? 'nothing';
       if (got === sample.format) {
         row[mode]++;
         report.totals[mode]++;
         continue;
       }
+      if (result.candidates.some((candidate) => candidate.format.id === sample.format && candidate.tie)) report.ties[mode]++;
       const pair = `${sample.format} → ${got}`;
       const confusion = report.confusions.get(pair) ?? zeroes();
       confusion[mode]++;
@@ -49,6 +53,8 @@ export function scoreCorpus(corpus: CorpusSample[]): AccuracyReport {
 }
 
 export const accuracy = (report: AccuracyReport, mode: NamingMode) => report.totals[mode] / report.samples;
+/** Right at the top, or ranked within a tie the first 200 bytes cannot break (the name or MIME type then decides). */
+export const accuracyWithTies = (report: AccuracyReport, mode: NamingMode) => (report.totals[mode] + report.ties[mode]) / report.samples;
 
 const percent = (part: number, whole: number) => `${String(Math.round((part / whole) * 100)).padStart(3)}%`;
 
@@ -71,7 +77,8 @@ export function confusionTable(report: AccuracyReport): string {
 }
 
 export function summaryLine(report: AccuracyReport): string {
-  return `${report.samples} samples of ${report.hits.size} formats | ${NAMING_MODES.map((mode) => `${mode}: ${(accuracy(report, mode) * 100).toFixed(1)} %`).join(' | ')}`;
+  const figure = (mode: NamingMode) => `${mode}: ${(accuracy(report, mode) * 100).toFixed(1)} % (${(accuracyWithTies(report, mode) * 100).toFixed(1)} % counting ties)`;
+  return `${report.samples} samples of ${report.hits.size} formats, top-1 | ${NAMING_MODES.map(figure).join(' | ')}`;
 }
 
 const total = (row: Record<NamingMode, number>) => NAMING_MODES.reduce((sum, mode) => sum + row[mode], 0);

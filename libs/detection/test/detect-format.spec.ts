@@ -66,6 +66,8 @@ describe('detectFormat', () => {
       expect(unnamed.best).toMatchObject({ format: { id: 'docx' }, evidence: 'content' });
       expect(unnamed.best!.confidence).toBeLessThanOrEqual(0.5);
       expect(unnamed.candidates.slice(1, 3).map((c) => c.format.id)).toEqual(['xlsx', 'pptx']);
+      expect(unnamed.candidates.slice(1).every((c) => c.tie)).toBe(true);
+      expect(unnamed.best!.tie).toBeUndefined();
       expect(best('book.xlsx', zipEntry(first))).toBe('xlsx');
       expect(detectFormat({ filename: 'upload', mimeHint: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', sizeBytes: 9000, header: zipEntry(first) }).best?.format.id).toBe('pptx');
     }
@@ -189,6 +191,7 @@ describe('detectFormat', () => {
     expect(detect('a.png', PNG).best!.evidence).toBe('content');
     const misnamed = detect('holiday.jpg', PNG);
     expect(misnamed.candidates.map((c) => [c.format.id, c.evidence])).toEqual([['png', 'content'], ['jpg', 'name']]);
+    expect(misnamed.candidates.some((c) => c.tie)).toBe(false);
     // Within a family the bytes show (a zip), the name picks the member: the bytes still vouch for it.
     expect(detect('report.docx', zipEntry('[Content_Types].xml')).best).toMatchObject({ evidence: 'content' });
     expect(detect('picture.png', Buffer.from('not an image at all, just some words in a file')).best?.evidence).not.toBe('name');

@@ -50,9 +50,9 @@ export function detectionReport(args: {
     },
     convertible_to: [...args.targetsOf(best.format.id)],
     convert_file_compatibility: compatibility,
-    // What else the bytes fit (not what only the name suggests): the tie a name with its extension breaks.
+    // What else the bytes fit as well: the tie a name with its extension breaks.
     alternatives: args.result.candidates
-      .filter((candidate) => candidate !== best && candidate.evidence === 'content')
+      .filter((candidate) => candidate.tie)
       .map((candidate) => ({ format: candidate.format.id, description: candidate.format.description, confidence: candidate.confidence })),
     mime_type: mimeTypeOf(best.format.id),
     extension_matches: args.result.extensionMatches,
