@@ -37,6 +37,7 @@ export const FORMAT_TABLE: readonly FormatRow[] = [
   ['emf', 'Windows enhanced metafile', 'image', ['emf'], ['image/emf', 'image/x-emf']],
   ['wmf', 'Windows metafile', 'image', ['wmf'], ['image/wmf', 'image/x-wmf']],
   ['qoi', 'QOI image (Quite OK Image)', 'image', ['qoi'], ['image/qoi']],
+  ['sgi', 'SGI image (Silicon Graphics)', 'image', ['sgi', 'rgb', 'bw'], ['image/sgi', 'image/x-sgi']],
   // document
   ['pdf', 'PDF document', 'document', ['pdf'], ['application/pdf']],
   ['docx', 'Microsoft Word document (OOXML)', 'document', ['docx'], ['application/vnd.openxmlformats-officedocument.wordprocessingml.document']],
@@ -139,6 +140,7 @@ export const FORMAT_TABLE: readonly FormatRow[] = [
   ['wasm', 'WebAssembly binary', 'data', ['wasm'], ['application/wasm']],
   ['plist', 'Apple property list', 'data', ['plist'], ['application/x-plist']],
   ['dicom', 'DICOM medical image', 'data', ['dcm', 'dicom'], ['application/dicom']],
+  ['mo', 'GNU gettext message catalogue', 'data', ['mo', 'gmo'], ['application/x-gettext-translation']],
   // archive
   ['zip', 'ZIP archive', 'archive', ['zip'], ['application/zip', 'application/x-zip-compressed']],
   ['rar', 'RAR archive', 'archive', ['rar'], ['application/vnd.rar', 'application/x-rar-compressed']],
