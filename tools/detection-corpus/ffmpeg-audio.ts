@@ -29,7 +29,7 @@ const CODECS: Array<[format: string, ext: string, args: string[]]> = [
 const TONES: Array<[source: string, rate: string]> = [
   ['sine=frequency=440:duration=1', '44100'],
   ['sine=frequency=1000:duration=2', '48000'],
-  ['anoisesrc=d=1:c=pink', '22050'],
+  ['anoisesrc=d=1:c=pink:s=42', '22050'],
 ];
 
 export function ffmpegAudio(): void {

@@ -22,6 +22,7 @@ import { FORMATS } from '@fileshift/formats';
 import { archiveTools, aptCachePackages } from './archive-tools.js';
 import { calibre } from './calibre.js';
 import { failures, work } from './corpus-context.js';
+import { debianClassFiles } from './debian-class-files.js';
 import { debianExecutables, debianHarvest } from './debian-harvest.js';
 import { ffmpegAudio } from './ffmpeg-audio.js';
 import { ffmpegVideo } from './ffmpeg-video.js';
@@ -57,6 +58,7 @@ await step('libreoffice', libreOffice);
 await step('calibre', calibre);
 await step('debian harvest', debianHarvest);
 await step('debian executables', debianExecutables);
+await step('debian class files', () => debianClassFiles());
 
 const written = writeCorpus();
 rmSync(work, { recursive: true, force: true });

@@ -15,10 +15,22 @@ const SVGS = [
   `<?xml version="1.0" standalone="no"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg version="1.1" xmlns="http://www.w3.org/2000/svg"><text x="1" y="9">hi</text></svg>\n`,
 ];
 
+/** A busy but reproducible RGBA pattern (sharp's noise generator is random, which made every rerun differ). */
+function patternPixels(width: number, height: number, seed: number): Buffer {
+  const pixels = Buffer.alloc(width * height * 4);
+  for (let i = 0; i < width * height; i++) {
+    const x = i % width;
+    const y = Math.floor(i / width);
+    pixels.writeUInt32BE(((x * 2654435761) ^ (y * 40503) ^ (seed * 97)) >>> 0, i * 4);
+    pixels[i * 4 + 3] = seed === 1 ? 128 : 255;
+  }
+  return pixels;
+}
+
 /** The PNG sources (img0..2.png in the scratch directory) are reused by later producers. */
 export async function sharpAndFfmpegImages(): Promise<void> {
   for (const [index, source] of SOURCES.entries()) {
-    const base = sharp({ create: { ...source, channels: 4, noise: { type: 'gaussian', mean: 128, sigma: 30 } } });
+    const base = sharp(patternPixels(source.width, source.height, index), { raw: { width: source.width, height: source.height, channels: 4 } });
     const png = join(work, `img${index}.png`);
     await base.clone().png().toFile(png);
     for (const [format, ext] of [['png', 'png'], ['jpg', 'jpg'], ['webp', 'webp'], ['avif', 'avif'], ['tiff', 'tif'], ['gif', 'gif']] as const) {
