@@ -5,16 +5,20 @@
  * its first 256 bytes (the detector reads 200) with its real size and producer in manifest.json, so the committed
  * corpus is small and CI needs none of these tools. No network; deterministic on one machine.
  *
- *   apt-get install ffmpeg pandoc ghostscript zip p7zip-full zstd lz4 sqlite3 cpio file fonts-dejavu-core \
+ *   apt-get install ffmpeg pandoc ghostscript zip 7zip libarchive-tools zstd lz4 sqlite3 file fonts-dejavu-core \
  *     libreoffice calibre imagemagick qpdf poppler-utils gettext python3
  *   node --conditions=@fileshift/source --import tsx tools/detection-corpus/generate.ts
  *
- * Catalogue formats not sampled here, and why (nothing installed writes them and Debian ships none):
- *   heic, jxl (no encoder in this sharp/ffmpeg/IM6 build), icns, xcf, exr, cr2, nef, dng (camera raws need a
- *   camera), wpd, pages, numbers, key (proprietary, no writer), djvu, msg, lit, cbr, rar (no free writer),
- *   ape, mid (no encoder/writer here), parquet, avro, pcap, wasm, dicom, blend, glb, stl, ply (no writer installed),
- *   cab, iso, dmg, rpm, msi, exe, macho, lzh (no builder installed), woff, woff2, ttc, otf, pfb (only if Debian
- *   ships them: the harvest takes whatever /usr/share/fonts holds).
+ * Catalogue formats not sampled on the build machine, and why:
+ *   heic, jxl: no encoder in this sharp/libvips, ffmpeg or ImageMagick 6 build; amr: ffmpeg lacks libopencore_amrnb;
+ *   icns, xcf, exr, djvu, mid, ape: nothing installed writes them and Debian ships none under the walked roots;
+ *   cr2, nef, dng: camera raws need a camera (no free writer);
+ *   wpd, pages, numbers, key, msg, lit, cbr, rar, msi, macho, dmg, cab, lzh, rpm: proprietary or platform formats
+ *     with no free writer installed (rar is non-free, rpm/msitools/gcab/lha are not installed);
+ *   parquet, avro, pcap, wasm, dicom: no writer installed (pyarrow, avro, tcpdump, wat2wasm, dcmtk);
+ *   stl, obj, ply, glb, gltf, fbx, blend: no 3D tool installed; `.obj` on Debian means COFF objects;
+ *   otf, woff2, ttc: no such fonts installed; ts, java, rs: no such sources shipped (Debian's `.ts` files are
+ *     Qt Linguist translations, so the harvest skips that extension).
  * The run prints the formats it found no sample for, which is the authoritative list for a given machine.
  */
 import { rmSync } from 'node:fs';
