@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { attempt, keep, run, work } from './corpus-context.js';
+import { attempt, keep, run, scratch, work } from './corpus-context.js';
 
 /** [format id, output extension, --convert-to filter spec] per application. */
 type Target = [format: string, ext: string, filter: string];
@@ -43,8 +43,11 @@ function convert(application: string, targets: Target[], inputs: string[]): void
 
 /** Needs the pandoc outputs (doc*-0.docx, doc*-1.odt, doc*-4.pptx) and the hand-written CSV/SVG files. */
 export function libreOffice(): void {
-  convert('writer', WRITER, ['doc0-0.docx', 'doc1-1.odt', 'doc2-5.rtf']);
-  convert('calc', CALC, ['text-0.csv', 'text-1.csv', 'text-2.csv']);
+  convert('writer', WRITER, ['doc0-0.docx', 'doc1-1.odt', 'doc2-5.rtf', 'doc0-1.odt', 'doc2-0.docx']);
+  // Two more sheets with numbers and dates, so that Calc's binary and XML writers see more than text cells.
+  scratch('lo-sheet-3.csv', 'month,revenue,cost\n2020-01-31,1200.50,800\n2020-02-29,1350.25,910\n2020-03-31,990,1020\n');
+  scratch('lo-sheet-4.csv', 'sku;qty;price\nA-1;3;9.99\nB-2;10;0.5\nC-3;1;120\n');
+  convert('calc', CALC, ['text-0.csv', 'text-1.csv', 'text-2.csv', 'lo-sheet-3.csv', 'lo-sheet-4.csv']);
   convert('impress', IMPRESS, ['doc0-4.pptx', 'doc1-4.pptx', 'doc2-4.pptx']);
-  convert('draw', DRAW, ['drawing-0.svg', 'drawing-1.svg']);
+  convert('draw', DRAW, ['drawing-0.svg', 'drawing-1.svg', 'drawing-2.svg', 'poppler-0.svg']);
 }
