@@ -45,7 +45,7 @@ export function scoreCorpus(corpus: CorpusSample[]): AccuracyReport {
       const confusion = report.confusions.get(pair) ?? zeroes();
       confusion[mode]++;
       report.confusions.set(pair, confusion);
-      report.misses.push(`${sample.file}${sample.producer ? ` (${sample.producer})` : ''} as "${filename}" → ${got}`);
+      report.misses.push(`${sample.file} (${sample.producer}) as "${filename}" → ${got}`);
     }
     report.hits.set(sample.format, row);
   }

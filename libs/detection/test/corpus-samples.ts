@@ -6,8 +6,8 @@ export interface CorpusSample {
   format: string;
   file: string;
   size: number;
-  /** Which tool wrote it, or where Debian ships it. */
-  producer?: string;
+  /** Who wrote the file: a tool (`libreoffice`, `ffmpeg`, ...) or `debian:<path>` for a file shipped by Debian. */
+  producer: string;
   name: string;
   header: Uint8Array;
 }
@@ -16,7 +16,7 @@ const CORPUS = fileURLToPath(new URL('./corpus/', import.meta.url));
 
 /** The committed fixture corpus (see tools/detection-corpus/generate.ts), headers cut to 200 bytes. */
 export function loadCorpus(): CorpusSample[] {
-  const manifest = JSON.parse(readFileSync(`${CORPUS}manifest.json`, 'utf8')) as { samples: Array<{ format: string; file: string; size: number; producer?: string }> };
+  const manifest = JSON.parse(readFileSync(`${CORPUS}manifest.json`, 'utf8')) as { samples: Array<{ format: string; file: string; size: number; producer: string }> };
   return manifest.samples.map((sample) => ({
     ...sample,
     name: sample.file.split('/').pop()!,

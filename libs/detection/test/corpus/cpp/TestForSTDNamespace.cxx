@@ -1,0 +1,6 @@
+#include <list>
+int main(int, char* [])
+{
+  std::list<int>();
+  return 0;
+}

@@ -1,0 +1,1 @@
+Search.setIndex({"docnames": ["build-dependencies", "copyright", "embedded-python", "index", "interpreter", "locally-installed-python", "packaged-modules", "packaging-tools", "python-programs", "python3", "this-document", "upgrade-procedure"], "filenames":

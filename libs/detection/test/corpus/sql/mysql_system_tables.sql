@@ -1,0 +1,5 @@
+-- Copyright (c) 2007, 2018, Oracle and/or its affiliates.
+-- Copyright (c) 2008, 2019, MariaDB Corporation.
+--
+-- This program is free software; you can redistribute it and/or modify
+-- it under the terms of the GNU General Public License as published by

@@ -1,0 +1,6 @@
+-- Copyright (C) 2007 MySQL AB
+-- Use is subject to license terms
+-- 
+-- This program is free software; you can redistribute it and/or modify
+-- it under the terms of the GNU General Public License as published by
+-- the Free Software Foundation; version 2

@@ -1,0 +1,7 @@
+-- Copyright (c) 2018 MariaDB Foundation
+--
+-- This program is free software; you can redistribute it and/or modify
+-- it under the terms of the GNU General Public License as published by
+-- the Free Software Foundation; version 2 of the License.
+--
+-- Thi

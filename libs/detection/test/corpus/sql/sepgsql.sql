@@ -1,0 +1,13 @@
+--
+-- contrib/sepgsql/sepgsql.sql
+--
+-- [Step to install]
+--
+-- 1. Run initdb
+--    to set up a new database cluster.
+--
+-- 2. Edit $PGDATA/postgresql.conf
+--    to add '$libdir/sepgsql' to shared_preload_libraries.
+--
+--    Example)
+--        shared_prelo
