@@ -156,6 +156,8 @@ function sniffTable(lines: string[]): ContentGuess | undefined {
 /** Spreadsheet exports leave trailing empty cells out: rows of a few more or fewer fields are still a table. */
 function raggedTable(lines: string[]): ContentGuess | undefined {
   if (lines.length < 3) return undefined;
+  // One quoted field per row: a one-column CSV (as spreadsheets export text holding another delimiter).
+  if (lines.every((line) => /^"[^"]*"\s*$/.test(line))) return guess('csv', 0.6, `${lines.length} rows of one quoted field`);
   for (const [delimiter, format] of [['\t', 'tsv'], [',', 'csv']] as const) {
     const counts = lines.map((line) => countOutsideQuotes(line, delimiter));
     const rows = counts.slice(1);
