@@ -90,6 +90,7 @@ describe('detect endpoints (real service)', () => {
     expect(body.confidence).toBeLessThanOrEqual(0.5);
     expect(body.alternatives.map((a) => a.format).slice(0, 2)).toEqual(['xlsx', 'pptx']);
     expect(body.message).toContain('fit xlsx, pptx');
+    expect(body.message).toContain('name with the right extension decides');
 
     const byMime = await key(keyBody('', size, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'upload', ooxml), 'application/json');
     expect(await byMime.json()).toMatchObject({ format: 'xlsx' });

@@ -45,7 +45,7 @@ export const AlternativeFormatSchema = apiSchema(
     description: z.string(),
     confidence: z.number().min(0).max(1),
   }),
-  'Another format the first bytes fit (an Office Open XML package is a document, a workbook or a presentation: which lies past the first 200 bytes). A file name with its extension decides between them.',
+  'Another format the first bytes fit as well (an Office Open XML package is a document, a workbook or a presentation: which lies past the first 200 bytes). A file name with its extension decides between them.',
 );
 
 export const ConvertFileCompatibilitySchema = apiSchema(
@@ -67,12 +67,12 @@ export const DetectFileTypeResponseSchema = apiSchema(
     detected_format: DetectedFormatSchema.nullable(),
     convertible_to: z.array(z.string()),
     convert_file_compatibility: ConvertFileCompatibilitySchema,
-    alternatives: z.array(AlternativeFormatSchema).describe('Other formats the bytes fit, most likely first; empty when they fit only the detected one.'),
   }),
 );
 
 export type DetectFileTypeRequest = z.infer<typeof DetectFileTypeRequestSchema>;
 export type DetectFileTypeResponse = z.infer<typeof DetectFileTypeResponseSchema>;
+export type AlternativeFormat = z.infer<typeof AlternativeFormatSchema>;
 
 export const KeyApiDetectJsonSchema = apiSchema(
   'KeyApiDetectJson',

@@ -1,12 +1,14 @@
 import { assessConversionCompatibility, type DetectionResult, suggestFilename } from '@fileshift/detection';
 import { mimeTypeOf } from '@fileshift/formats';
 import { MAX_UPLOAD_BYTES } from '../payments/pricing.js';
-import type { DetectFileTypeResponse } from './detect-file-type.schemas.js';
+import type { AlternativeFormat, DetectFileTypeResponse } from './detect-file-type.schemas.js';
 
 /** One detection as both APIs report it. */
 export interface DetectionReport extends DetectFileTypeResponse {
   mime_type: string | null;
   extension_matches: boolean;
+  /** The formats the bytes fit as well as the detected one (ties only a name breaks); the key API's JSON lists them. */
+  alternatives: AlternativeFormat[];
 }
 
 /** Pure: the spec's DetectFileTypeResponse (plus two facts the key API shows) from a detection result. */
@@ -37,6 +39,9 @@ export function detectionReport(args: {
     };
   }
   const confidence = Math.round(best.confidence * 1000) / 1000;
+  const ties = args.result.candidates
+    .filter((candidate) => candidate.tie)
+    .map((candidate) => ({ format: candidate.format.id, description: candidate.format.description, confidence: candidate.confidence }));
   return {
     detected: true,
     input_filename: args.filename,
@@ -49,12 +54,15 @@ export function detectionReport(args: {
       canonical_extension: best.format.extension,
     },
     convertible_to: [...args.targetsOf(best.format.id)],
-    convert_file_compatibility: compatibility,
-    // What else the bytes fit as well: the tie a name with its extension breaks.
-    alternatives: args.result.candidates
-      .filter((candidate) => candidate.tie)
-      .map((candidate) => ({ format: candidate.format.id, description: candidate.format.description, confidence: candidate.confidence })),
+    // The spec's response has six fields: a tie is said in the compatibility reason, which both APIs show.
+    convert_file_compatibility: ties.length ? { ...compatibility, reason: `${compatibility.reason} ${tieSentence(ties)}` } : compatibility,
+    alternatives: ties,
     mime_type: mimeTypeOf(best.format.id),
     extension_matches: args.result.extensionMatches,
   };
+}
+
+/** What a tie means for the caller: the bytes fit these as well, and the name decides. */
+export function tieSentence(ties: readonly AlternativeFormat[]): string {
+  return `Its first 200 bytes fit ${ties.map((tie) => tie.format).join(', ')} as well; a file name with the right extension decides.`;
 }

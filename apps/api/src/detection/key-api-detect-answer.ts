@@ -1,5 +1,5 @@
 import type { KeyApiDetectJson } from './detect-file-type.schemas.js';
-import type { DetectionReport } from './detection-report.js';
+import { type DetectionReport, tieSentence } from './detection-report.js';
 
 /** The key API's plain sentence naming the detected type. */
 export function detectionSentence(report: DetectionReport): string {
@@ -8,9 +8,7 @@ export function detectionSentence(report: DetectionReport): string {
   let sentence =
     `The file is most likely ${article(format.description)} ${format.description} ` +
     `(format "${format.format}", extension .${format.canonical_extension}) with ${format.confidence_percent}% confidence.`;
-  if (report.alternatives.length > 0) {
-    sentence += ` Its first bytes fit ${report.alternatives.map((alternative) => `${alternative.format}`).join(', ')} as well; its name with the right extension decides.`;
-  }
+  if (report.alternatives.length > 0) sentence += ` ${tieSentence(report.alternatives)}`;
   if (!report.extension_matches && report.suggested_filename && report.suggested_filename !== report.input_filename) {
     sentence += ` Its name does not match its content; suggested filename: ${report.suggested_filename}.`;
   }

@@ -15,7 +15,7 @@ export class PaidDetectionService {
 
   async detect(request: DetectFileTypeRequest, payment: RoutePayment): Promise<DetectFileTypeResponse> {
     const fee = await payment.collect(this.config.prices.detectAtomic);
-    const { mime_type: _mime, extension_matches: _matches, ...response } = await this.detection.detect({
+    const { mime_type: _mime, extension_matches: _matches, alternatives: _alternatives, ...response } = await this.detection.detect({
       filename: request.filename,
       sizeBytes: request.size_bytes,
       createdAt: request.created_at ? new Date(request.created_at) : undefined,

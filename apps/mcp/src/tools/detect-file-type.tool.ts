@@ -20,7 +20,9 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
         format: z.string().nullable().describe('Format id, e.g. png.'),
         description: z.string().nullable(),
         confidence: z.number().nullable(),
-        alternatives: z.array(z.string()).describe('Other formats the first bytes fit as well, most likely first; the right extension in the file name decides between them.'),
+        compatibility: z
+          .object({ status: z.enum(['yes', 'likely', 'maybe', 'no', 'unknown']), reason: z.string() })
+          .describe('Whether convert_file can take it, and why; names the other formats the first bytes fit as well when they cannot tell (the file name decides).'),
         suggested_filename: z.string().nullable(),
         convertible_to: z.array(z.string()),
         paid_usdc: z.string().nullable().describe('What this call paid; null when no settled payment came back.'),
@@ -41,7 +43,7 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
           format: format?.format ?? null,
           description: format?.description ?? null,
           confidence: format?.confidence ?? null,
-          alternatives: detected.alternatives.map((alternative) => alternative.format),
+          compatibility: { status: detected.convert_file_compatibility.status, reason: detected.convert_file_compatibility.reason },
           suggested_filename: detected.suggested_filename ?? null,
           convertible_to: detected.convertible_to,
           paid_usdc: paid === null ? null : formatAmount(paid),
@@ -49,7 +51,7 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
         };
         const text = format
           ? `${file.filename} is ${format.description} (${format.format}, confidence ${format.confidence}). ` +
-            (result.alternatives.length ? `Its first bytes fit ${result.alternatives.join(', ')} as well; a file name with the right extension decides. ` : '') +
+            `${detected.convert_file_compatibility.reason} ` +
             `It can be converted to: ${detected.convertible_to.join(', ') || 'nothing on this service'}.`
           : `The type of ${file.filename} could not be detected.`;
         const payment = result.paid_usdc ? `Paid ${result.paid_usdc} USDC (tx ${result.transaction}).` : 'No settled payment came back (wallet_status shows what was spent).';

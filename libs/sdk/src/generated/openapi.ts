@@ -427,8 +427,6 @@ export interface components {
             detected_format: components["schemas"]["DetectedFormat"] | null;
             convertible_to: string[];
             convert_file_compatibility: components["schemas"]["ConvertFileCompatibility"];
-            /** @description Other formats the bytes fit, most likely first; empty when they fit only the detected one. */
-            alternatives: components["schemas"]["AlternativeFormat"][];
         };
         KeyApiDetectJson: {
             /** @constant */
