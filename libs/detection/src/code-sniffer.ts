@@ -27,7 +27,7 @@ const FEATURES: ReadonlyArray<readonly [Language, RegExp, number]> = [
   ['ts', /^\s*(export\s+)?(interface|type|enum|declare|namespace)\s+\w+/m, 3],
   ['ts', /\w\??:\s*(string|number|boolean|any|unknown|void|never)\b|\bimport\s+type\b|\breadonly\s+\w+:/, 3],
   ['css', /^\s*@(charset|import|media|font-face|keyframes|namespace|supports|page)\b/m, 4],
-  ['css', /^[^\n{};]*[\w\]*)-]\s*\{\s*\n?\s*[\w-]+\s*:[^;\n]*;/m, 4],
+  ['css', /[\w\]*)-]\s*\{\s*\n?\s*[\w-]+\s*:[^;\n]*;/, 4],
   ['css', /^\s*[\w-]+\s*:\s*[^;\n{]+;\s*$/m, 1],
   ['py', /^(from\s+[\w.]+\s+import\s|import\s+[\w.]+(\s*,\s*[\w.]+)*(\s+as\s+\w+)?\s*$)/m, 3],
   ['py', /^\s*(async\s+)?(def|class)\s+\w+.*:\s*$/m, 3],
