@@ -21,13 +21,15 @@ export interface AccuracyReport {
   /** `${actual} → ${detected}` → count, for the wrong answers of every mode */
   confusions: Map<string, Record<NamingMode, number>>;
   misses: string[];
+  /** Per mode: tie set (the pick and its tied rivals) → the right formats of the samples that landed in it. */
+  tieSets: Record<NamingMode, Map<string, Map<string, number>>>;
 }
 
 const zeroes = (): Record<NamingMode, number> => ({ 'right extension': 0, 'no extension': 0, 'wrong extension': 0 });
 
 /** Top-1 detection of every sample under every naming mode, with what each wrong answer was. */
 export function scoreCorpus(corpus: CorpusSample[]): AccuracyReport {
-  const report: AccuracyReport = { samples: corpus.length, hits: new Map(), counts: new Map(), totals: zeroes(), ties: zeroes(), confusions: new Map(), misses: [] };
+  const report: AccuracyReport = { samples: corpus.length, hits: new Map(), counts: new Map(), totals: zeroes(), ties: zeroes(), confusions: new Map(), misses: [], tieSets: { 'right extension': new Map(), 'no extension': new Map(), 'wrong extension': new Map() } };
   for (const sample of corpus) {
     const row = report.hits.get(sample.format) ?? zeroes();
     report.counts.set(sample.format, (report.counts.get(sample.format) ?? 0) + 1);
@@ -35,6 +37,13 @@ export function scoreCorpus(corpus: CorpusSample[]): AccuracyReport {
       const filename = nameFor(sample, mode);
       const result = detectFormat({ filename, sizeBytes: sample.size, header: sample.header });
       const got = result.best?.format.id ?? 'nothing';
+      const tied = result.candidates.filter((candidate) => candidate === result.best || candidate.tie).map((candidate) => candidate.format.id);
+      if (tied.length > 1 && tied.includes(sample.format)) {
+        const key = tied.sort().join('/');
+        const set = report.tieSets[mode].get(key) ?? new Map<string, number>();
+        set.set(sample.format, (set.get(sample.format) ?? 0) + 1);
+        report.tieSets[mode].set(key, set);
+      }
       if (got === sample.format) {
         row[mode]++;
         report.totals[mode]++;
@@ -55,6 +64,20 @@ export function scoreCorpus(corpus: CorpusSample[]): AccuracyReport {
 export const accuracy = (report: AccuracyReport, mode: NamingMode) => report.totals[mode] / report.samples;
 /** Right at the top, or ranked within a tie the first 200 bytes cannot break (the name or MIME type then decides). */
 export const accuracyWithTies = (report: AccuracyReport, mode: NamingMode) => (report.totals[mode] + report.ties[mode]) / report.samples;
+
+/**
+ * The best top-1 any reader of these bytes could reach without a (truthful) name: within each tie set it can
+ * only name one format for all of them, at best the most frequent; every other sample of the set is lost.
+ */
+export function ceiling(report: AccuracyReport, mode: NamingMode): number {
+  if (mode === 'right extension') return 1; // the name breaks every tie
+  let lost = 0;
+  for (const set of report.tieSets[mode].values()) {
+    const counts = [...set.values()];
+    lost += counts.reduce((sum, count) => sum + count, 0) - Math.max(...counts);
+  }
+  return 1 - lost / report.samples;
+}
 
 const percent = (part: number, whole: number) => `${String(Math.round((part / whole) * 100)).padStart(3)}%`;
 
@@ -77,7 +100,9 @@ export function confusionTable(report: AccuracyReport): string {
 }
 
 export function summaryLine(report: AccuracyReport): string {
-  const figure = (mode: NamingMode) => `${mode}: ${(accuracy(report, mode) * 100).toFixed(1)} % (${(accuracyWithTies(report, mode) * 100).toFixed(1)} % counting ties)`;
+  const figure = (mode: NamingMode) =>
+    `${mode}: ${(accuracy(report, mode) * 100).toFixed(1)} % (${(accuracyWithTies(report, mode) * 100).toFixed(1)} % counting ties` +
+    (mode === 'right extension' ? ')' : `; ceiling ${(ceiling(report, mode) * 100).toFixed(1)} %)`);
   return `${report.samples} samples of ${report.hits.size} formats, top-1 | ${NAMING_MODES.map(figure).join(' | ')}`;
 }
 
