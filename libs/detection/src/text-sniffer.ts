@@ -84,7 +84,7 @@ export function sniffText(text: string): ContentGuess {
   const code = sniffCode(trimmed);
   const commentStyle = leadingCommentStyle(trimmed);
   if (code && ((commentStyle && commentStyle !== 'hash') || (code.confidence >= CLEAR_CODE && !/^```/m.test(trimmed) && (markdownScore(text) < 2 || code.confidence >= UNMISTAKABLE_CODE)))) return code;
-  const table = sniffTable(lines) ?? raggedTable(lines);
+  const table = sniffTable(lines) ?? raggedTable(lines) ?? headerRowOnly(text);
   if (table) return table;
   if (/^={1,5} \S/.test(trimmed)) return guess('adoc', 0.8, 'AsciiDoc title');
   if (lines.some((l) => /^\*{1,4} \S/.test(l)) && !lines.some((l) => /^#{1,6} \S|^\s*[-+] \S/.test(l)) && /^\*+ \S/.test(trimmed)) {
@@ -151,6 +151,12 @@ function sniffTable(lines: string[]): ContentGuess | undefined {
     }
   }
   return undefined;
+}
+
+/** A table whose header row alone fills the 200 bytes: one unfinished line with tab-separated columns. */
+function headerRowOnly(text: string): ContentGuess | undefined {
+  if (/[\r\n]/.test(text.trimEnd())) return undefined;
+  return /\S\t+\S/.test(text) && !text.startsWith('\t') ? guess('tsv', 0.5, 'one header row of tab-separated columns, cut by the 200-byte limit') : undefined;
 }
 
 /** Spreadsheet exports leave trailing empty cells out: rows of a few more or fewer fields are still a table. */

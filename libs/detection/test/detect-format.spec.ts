@@ -169,9 +169,47 @@ describe('detectFormat', () => {
     expect(best('x', text('Just some words in a sentence.\nAnd another line here.\n'))).toBe('txt');
   });
 
-  it('trusts a specific textual extension over generic text', () => {
+  it('reads text as real producers write it', () => {
+    expect(best('x', text('version,codename,series,created,release,eol,eol-lts\n1.1,Buzz,buzz,1993-08-16,1996-06-17\n1.2,Rex,rex,1996-06-17,1996-12-12\n2.0,'))).toBe('csv');
+    expect(best('x', text('"sku;qty;price"\n"A-1;3;9.99"\n"B-2;10;0.5"\n"C-3;1;120"\n'))).toBe('csv');
+    expect(best('x', text(`name (every package served)\tnewest_version\tnotes about it ${'x'.repeat(150)}`))).toBe('tsv');
+    expect(best('x', text('[global]\nresult_code = PASS\nresult_output = Test passed.\n\n[results]\nvalue0 = 1\n'))).toBe('ini');
+    expect(best('x', text('[server]\nport = 8080\nhost = "0.0.0.0"\n'))).toBe('toml');
+    expect(best('x', text('\\hypertarget{notes}{%\n\\subsection{Meeting notes}\\label{notes}}\n\n\\begin{enumerate}\n'))).toBe('tex');
+    expect(best('x', text('..\n    This file is part of lazr.uri.\n\n    It is free software.\n'))).toBe('rst');
+    expect(best('x', text('* Quarterly report\n  :PROPERTIES:\n  :CUSTOM_ID: q\n  :END:\nSee [[#a][the appendix]].\n'))).toBe('org');
+    expect(best('x', text('#\n# Examples from the YAML specification\n#\n\n# Sequence of scalars\n---\n- Mark McGwire\n- Sammy Sosa\n'))).toBe('yaml');
+    const utf32 = Buffer.alloc(4 + 4 * 40);
+    utf32.writeUInt32LE(0xfeff, 0);
+    [...'1\n00:00:01,000 --> 00:00:02,000\nHi\n'].forEach((char, i) => utf32.writeUInt32LE(char.codePointAt(0)!, 4 + i * 4));
+    expect(best('x', utf32)).toBe('srt');
+  });
+
+  it('reads binary formats real producers write: gettext catalogues, SGI, J2K, M2TS, a tar inside gzip', () => {
+    expect(best('x', Buffer.concat([hex('de120495 00000000 05000000 1c000000'), Buffer.alloc(40)]))).toBe('mo');
+    expect(best('x', Buffer.concat([hex('95041 2de 00000000 00000005'), Buffer.alloc(40)]))).toBe('mo');
+    expect(best('x', Buffer.concat([hex('01da 0001 0003 0040 0030 0003'), Buffer.alloc(100)]))).toBe('sgi');
+    expect(best('x', Buffer.concat([hex('ff4fff51 0032 0000'), Buffer.alloc(60)]))).toBe('jp2');
+    const packets = Buffer.alloc(200);
+    packets[4] = 0x47;
+    packets[196] = 0x47;
+    expect(best('x', packets)).toBe('m2ts');
+    const tarHeader = Buffer.alloc(512);
+    tarHeader.write('notes.txt', 0);
+    tarHeader.write('0000644\0', 100);
+    tarHeader.write('00000000012\0', 124);
+    tarHeader.write('14357223152\0', 136);
+    tarHeader.write('0012345\0', 148);
+    const tgz = Buffer.concat([hex('1f8b0800 00000000 0003'), deflateRawSync(Buffer.concat([tarHeader, Buffer.alloc(1024)]))]);
+    expect(best('download', tgz.subarray(0, 200))).toBe('tgz');
+  });
+
+  it('trusts a specific textual extension over generic text, but never into a self-announcing or binary format', () => {
     expect(best('style.css', text('This is not obviously anything.\n'))).toBe('css');
     expect(best('server.log', text('2026-01-01 started\n2026-01-01 stopped\n'))).toBe('txt');
+    expect(best('notes.json', text('Shopping list\nmilk\neggs\n'))).toBe('txt');
+    expect(best('notes.srt', text('Shopping list\nmilk\neggs\n'))).toBe('txt');
+    expect(best('notes.wasm', text('Shopping list\nmilk\neggs\n'))).toBe('txt');
   });
 
   it('handles BOMs and UTF-16', () => {
