@@ -3,8 +3,11 @@ import type { ContentGuess } from './content-guess.js';
 import { zipFirstEntry } from './zip-first-entry.js';
 
 const OPC_PACKAGES = ['docx', 'xlsx', 'pptx', 'ppsx', 'xlsm', 'vsdx', 'xps'] as const;
-/** Kinds whose macro-enabled or slide-show variant shows only in the main part's content type. */
-const VARIANTS = { xlsx: ['xlsx', 'xlsm'], pptx: ['pptx', 'ppsx'] } as const;
+/** Kinds whose macro-enabled or slide-show variant (second in the family) shows only in the main part's content type. */
+const VARIANTS: Record<string, { family: readonly string[]; shows: RegExp }> = {
+  xlsx: { family: ['xlsx', 'xlsm'], shows: /sheet\.macroEnabled/i },
+  pptx: { family: ['pptx', 'ppsx'], shows: /slideshow/i },
+};
 const ODF_BY_MEDIA_TYPE: Record<string, string> = {
   'application/vnd.oasis.opendocument.text': 'odt',
   'application/vnd.oasis.opendocument.text-template': 'ott',
@@ -37,13 +40,13 @@ export function zipClue(header: Uint8Array): ContentGuess {
   }
   if (name.startsWith('word/')) return { format: 'docx', confidence: 0.97, reason: 'first zip entry is under word/', minSize: 200 };
   // A macro-enabled workbook and a slide show differ from their kind only in a content type further in.
-  if (name.startsWith('xl/')) return { format: 'xlsx', confidence: 0.85, reason: 'first zip entry is under xl/', family: VARIANTS.xlsx, minSize: 200 };
-  if (name.startsWith('ppt/')) return { format: 'pptx', confidence: 0.85, reason: 'first zip entry is under ppt/', family: VARIANTS.pptx, minSize: 200 };
+  if (name.startsWith('xl/')) return { format: 'xlsx', confidence: 0.85, reason: 'first zip entry is under xl/', family: VARIANTS.xlsx!.family, minSize: 200 };
+  if (name.startsWith('ppt/')) return { format: 'pptx', confidence: 0.85, reason: 'first zip entry is under ppt/', family: VARIANTS.pptx!.family, minSize: 200 };
   if (name.startsWith('visio/')) return { format: 'vsdx', confidence: 0.95, reason: 'first zip entry is under visio/', minSize: 200 };
   if (name === '[Content_Types].xml' || name.startsWith('_rels/') || name.startsWith('docProps/') || name.startsWith('customXml/')) {
     const kind = packageKind(entry.text());
     const reason = `first zip entry ${name} names the package's main part`;
-    if (kind && kind in VARIANTS) return { format: kind, confidence: 0.85, reason, family: VARIANTS[kind as keyof typeof VARIANTS], minSize: 200 };
+    if (kind && VARIANTS[kind]) return { format: kind, confidence: 0.85, reason, family: VARIANTS[kind].family, minSize: 200 };
     if (kind) return { format: kind, confidence: 0.9, reason, minSize: 200 };
     return { format: 'docx', confidence: 0.5, reason: `first zip entry ${name} marks an Office Open XML or XPS package; which kind lies further in`, family: OPC_PACKAGES, minSize: 200 };
   }
@@ -72,12 +75,6 @@ const PACKAGE_KIND_MARKERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/visio/i, 'vsdx'],
   [/xps|fdseq|FixedDocumentSequence/i, 'xps'],
 ];
-/** The macro-enabled workbook and the slide show differ from their kind only in the main part's content type. */
-const PACKAGE_VARIANTS: Record<string, readonly [RegExp, string]> = {
-  xlsx: [/sheet\.macroEnabled/i, 'xlsm'],
-  pptx: [/slideshow/i, 'ppsx'],
-};
-
 function packageKind(text: string): string | undefined {
   let earliest: { at: number; kind: string } | undefined;
   for (const [marker, kind] of PACKAGE_KIND_MARKERS) {
@@ -85,8 +82,8 @@ function packageKind(text: string): string | undefined {
     if (at !== -1 && (!earliest || at < earliest.at)) earliest = { at, kind };
   }
   if (!earliest) return undefined;
-  const variant = PACKAGE_VARIANTS[earliest.kind];
-  return variant && variant[0].test(text) ? variant[1] : earliest.kind;
+  const variants = VARIANTS[earliest.kind];
+  return variants?.shows.test(text) ? variants.family[1] : earliest.kind;
 }
 
 /** An OpenDocument package written without its leading `mimetype` entry names its type in the manifest's root entry. */
