@@ -39,7 +39,8 @@ describe('payment mode (PAYMENTS_MODE)', () => {
   });
 
   it('refuses dev payments with NODE_ENV=production, by default or chosen, in one problem saying what to set', () => {
-    for (const env of [{ NODE_ENV: 'production' }, { NODE_ENV: 'production', PAYMENTS_MODE: 'dev' }, { NODE_ENV: 'production', ROLE: 'api' }]) {
+    const environments: Record<string, string>[] = [{ NODE_ENV: 'production' }, { NODE_ENV: 'production', PAYMENTS_MODE: 'dev' }, { NODE_ENV: 'production', ROLE: 'api' }];
+    for (const env of environments) {
       const problems = problemsOf(env);
       expect(problems, JSON.stringify(env)).toHaveLength(1);
       expect(problems[0]).toMatch(/^PAYMENTS_MODE: dev payments .* refused with NODE_ENV=production: set PAYMENTS_MODE=live, FACILITATOR_URL and X402_EVM_PAY_TO/);
