@@ -1,6 +1,12 @@
 # syntax=docker/dockerfile:1.7
 # Multi-stage image of the Fileshift service. The same image runs the HTTP API (ROLE=api) and the
 # queue workers (ROLE=worker); the conversion engines live in the runtime stage.
+#
+# NODE_ENV=production (below) refuses dev payments: an API container needs live payments to start,
+#   docker run -p 3000:3000 -e ROLE=api -e PAYMENTS_MODE=live -e FACILITATOR_URL=https://… \
+#     -e X402_EVM_PAY_TO=0x… -e DATABASE_URL=postgres://… -e REDIS_URL=redis://… fileshift
+# Dev payments (anvil in the container, test USDC) only outside production:
+#   -e NODE_ENV=development -e PAYMENTS_MODE=dev
 
 ARG NODE_VERSION=24
 

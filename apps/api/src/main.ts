@@ -6,6 +6,7 @@ import { databaseDescription } from './database/data-source-options.js';
 import { createLogger } from './logging/create-logger.js';
 import { installProcessGuards } from './logging/process-guards.js';
 import { announceDevChain } from './payments/announce-dev-chain.js';
+import { describePaymentMode } from './payments/describe-payment-mode.js';
 import { PaymentRails } from './payments/payment-rails.js';
 import { checkRedisReachable } from './queue/check-redis.js';
 import { serviceVersion } from './version.js';
@@ -15,7 +16,9 @@ const REDIS_CHECK_TIMEOUT_MS = 5000;
 async function main(): Promise<void> {
   const loaded = loadConfig(process.env, serviceVersion());
   if (!loaded.ok) {
-    process.stderr.write(`fileshift: invalid configuration:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    // One problem, one line (what a log collector shows); several, a list.
+    const problems = loaded.problems.length === 1 ? ` ${loaded.problems[0]}` : `\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}`;
+    process.stderr.write(`fileshift: invalid configuration:${problems}\n`);
     process.exit(78);
   }
   const config = loaded.config;
@@ -36,7 +39,9 @@ async function main(): Promise<void> {
     const http = await createHttpApp(config, logger);
     await http.listen({ port: config.port, host: config.host });
     logger.info(`listening on http://${config.host}:${config.port}/api/x402/v1/`);
-    announceDevChain(http.get(PaymentRails), (line) => process.stdout.write(`${line}\n`));
+    const rails = http.get(PaymentRails);
+    logger.info({ paymentsMode: rails.mode }, describePaymentMode(config.payments, rails.accepts));
+    announceDevChain(rails, (line) => process.stdout.write(`${line}\n`));
     app = http;
   }
 

@@ -23,6 +23,7 @@ describe('live mode: a remote facilitator over HTTP, EVM and Solana offered', ()
     ]);
     t = await startTestApp({
       ROLE: 'api',
+      PAYMENTS_MODE: 'live',
       FACILITATOR_URL: facilitator.url,
       FACILITATOR_AUTH_HEADERS: JSON.stringify({ Authorization: 'Bearer test-token' }),
       X402_EVM_NETWORK: chain.network,
@@ -53,6 +54,12 @@ describe('live mode: a remote facilitator over HTTP, EVM and Solana offered', ()
       extra: { feePayer: SOLANA_FEE_PAYER },
     });
     expect(facilitator.requests).toContain('GET /supported');
+  });
+
+  it('says live in /.well-known/x402.json, with no dev chain', async () => {
+    const discovery = (await (await fetch(`${t.baseUrl}/.well-known/x402.json`)).json()) as { paymentsMode: string; devChain?: unknown };
+    expect(discovery.paymentsMode).toBe('live');
+    expect(discovery.devChain).toBeUndefined();
   });
 
   it('routes an EVM payment through the remote facilitator and settles it', async () => {

@@ -25,4 +25,20 @@ describe('start-up failures', () => {
     expect(output).toContain('ROLE:');
     expect(output).not.toMatch(/\bat .*\.js:\d+/);
   });
+
+  it('refuses dev payments under NODE_ENV=production with one line saying what to set', async () => {
+    const service = spawnService({ NODE_ENV: 'production', PORT: '0', LOG_LEVEL: 'silent' });
+    expect(await service.exited).toBe(78);
+    const lines = service.output().trim().split('\n');
+    expect(lines).toEqual([
+      'fileshift: invalid configuration: PAYMENTS_MODE: dev payments (test USDC on a local chain) are refused with NODE_ENV=production: ' +
+        'set PAYMENTS_MODE=live, FACILITATOR_URL and X402_EVM_PAY_TO and/or X402_SVM_PAY_TO (missing)',
+    ]);
+  });
+
+  it('refuses FACILITATOR_URL together with PAYMENTS_MODE=dev', async () => {
+    const service = spawnService({ PAYMENTS_MODE: 'dev', FACILITATOR_URL: 'https://facilitator.example', PORT: '0', LOG_LEVEL: 'silent' });
+    expect(await service.exited).toBe(78);
+    expect(service.output().trim().split('\n')).toEqual([expect.stringMatching(/^fileshift: invalid configuration: FACILITATOR_URL: is for live payments and contradicts PAYMENTS_MODE=dev/)]);
+  });
 });

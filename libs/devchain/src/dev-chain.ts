@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Chain, createPublicClient, createWalletClient, defineChain, getAddress, getContractAddress, type Hex, http, type PublicClient, type Transport, type WalletClient } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import {
@@ -13,6 +14,11 @@ import { AnvilProcess } from './anvil-process.js';
 import artifact from './test-usdc.artifact.json' with { type: 'json' };
 
 export const TEST_USDC_ABI = artifact.abi as readonly unknown[];
+
+/** What the deployer sends to set a chain up: the token, then one mint per default account. */
+const SETUP_TRANSACTIONS = 1 + ANVIL_TEST_KEYS.length;
+/** How long an attaching process waits for another one's setup to finish (it takes about 0.3 s). */
+const SETUP_WAIT_MS = 15_000;
 
 export const devChainDefinition = (rpcUrl: string): Chain =>
   defineChain({
@@ -52,7 +58,7 @@ export class DevChain {
       const actualChainId = await publicClient.getChainId();
       if (actualChainId !== DEV_CHAIN_ID) throw new Error(`the dev chain at ${rpcUrl} has chain id ${actualChainId}, expected ${DEV_CHAIN_ID}`);
       const deployer = createWalletClient({ chain, transport: http(rpcUrl), account: privateKeyToAccount(ANVIL_TEST_KEYS[DEPLOYER_INDEX]) });
-      const usdcAddress = (await existingToken(publicClient, deployer.account.address)) ?? (await deployAndFund(publicClient, deployer));
+      const usdcAddress = (await existingToken(publicClient, deployer.account.address)) ?? (await deployOrJoin(publicClient, deployer));
       return new DevChain(rpcUrl, usdcAddress, publicClient, anvil);
     } catch (error) {
       await anvil?.stop();
@@ -103,18 +109,40 @@ export class DevChain {
 
 /**
  * The token is the deployer's first contract, so its address is fixed. A chain that already has
- * it (a shared anvil behind DEVCHAIN_RPC_URL) is reused as it is.
+ * it (a shared anvil behind DEVCHAIN_RPC_URL) is reused as it is, once its setup is complete:
+ * another process may still be minting.
  */
 async function existingToken(publicClient: PublicClient, deployer: `0x${string}`): Promise<`0x${string}` | undefined> {
-  if ((await publicClient.getTransactionCount({ address: deployer })) === 0) return undefined;
+  let sent = await publicClient.getTransactionCount({ address: deployer });
+  if (sent === 0) return undefined;
   const address = getContractAddress({ from: deployer, nonce: 0n });
   const code = await publicClient.getCode({ address });
   if (!code || code === '0x') throw new Error(`the dev chain's deployer has sent transactions but no token is at ${address}`);
+  const deadline = Date.now() + SETUP_WAIT_MS;
+  while (sent < SETUP_TRANSACTIONS) {
+    if (Date.now() > deadline) throw new Error(`the dev chain's token at ${address} is not funded: its deployer sent ${sent} of ${SETUP_TRANSACTIONS} setup transactions`);
+    await sleep(50);
+    sent = await publicClient.getTransactionCount({ address: deployer });
+  }
   return address;
 }
 
+/**
+ * Processes attaching to a fresh chain at once all try to deploy. The deployment's nonce is fixed at 0,
+ * so one wins and the others are refused (instead of deploying a second token at nonce 1) and use the winner's.
+ */
+async function deployOrJoin(publicClient: PublicClient, deployer: WalletClient<Transport, Chain, PrivateKeyAccount>): Promise<`0x${string}`> {
+  try {
+    return await deployAndFund(publicClient, deployer);
+  } catch (error) {
+    const deployedByAnother = await existingToken(publicClient, deployer.account.address);
+    if (!deployedByAnother) throw error;
+    return deployedByAnother;
+  }
+}
+
 async function deployAndFund(publicClient: PublicClient, deployer: WalletClient<Transport, Chain, PrivateKeyAccount>): Promise<`0x${string}`> {
-  const deployHash = await deployer.deployContract({ abi: TEST_USDC_ABI, bytecode: artifact.bytecode as Hex });
+  const deployHash = await deployer.deployContract({ abi: TEST_USDC_ABI, bytecode: artifact.bytecode as Hex, nonce: 0 });
   const receipt = await publicClient.waitForTransactionReceipt({ hash: deployHash, pollingInterval: 50 });
   const usdcAddress = getAddress(receipt.contractAddress!);
   const mints: Hex[] = [];

@@ -6,6 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import artifact from '../src/test-usdc.artifact.json' with { type: 'json' };
 import { compileTestUsdc } from '../src/compile-test-usdc.js';
+import { AnvilProcess } from '../src/anvil-process.js';
 import { DevChain } from '../src/dev-chain.js';
 import { INITIAL_USDC_PER_ACCOUNT } from '../src/anvil-accounts.js';
 import { LocalFacilitatorClient } from '../src/local-facilitator.js';
@@ -127,5 +128,21 @@ describe('dev chain with real settlement (anvil)', () => {
     for (const other of others) other.dispose();
     expect(settled.map((s) => s.success)).toEqual(Array(90).fill(true));
     expect(await chain.usdcBalanceOf(chain.payTo)).toBe(payToBefore + 90n * 2000n);
+  });
+});
+
+describe('several processes attaching to one fresh anvil at once', () => {
+  it('agree on one token, deployed once, with every account funded before any of them returns', async () => {
+    const anvil = await AnvilProcess.start();
+    try {
+      const chains = await Promise.all([1, 2, 3].map(() => DevChain.start({ rpcUrl: anvil.rpcUrl })));
+      expect(new Set(chains.map((chain) => chain.usdcAddress)).size).toBe(1);
+      for (const chain of chains) {
+        expect(await chain.usdcBalanceOf(chain.payTo)).toBe(INITIAL_USDC_PER_ACCOUNT);
+        expect(await chain.usdcBalanceOf(privateKeyToAccount(chain.payerPrivateKeys.at(-1)!).address)).toBe(INITIAL_USDC_PER_ACCOUNT);
+      }
+    } finally {
+      await anvil.stop();
+    }
   });
 });

@@ -3,6 +3,9 @@ import { defaultLibreOfficePoolSize, type EngineClass } from '@fileshift/convert
 import { z } from 'zod';
 import type { KeyApiLimits } from '../api-keys/api-key-limits.js';
 import { MAX_UPLOAD_BYTES } from '../payments/pricing.js';
+import { PAYMENTS_MODES, type PaymentMode, type PaymentModeSource, paymentModeProblems, resolvePaymentMode } from './payments-mode.js';
+
+export type { PaymentMode, PaymentModeSource } from './payments-mode.js';
 
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
@@ -38,6 +41,8 @@ const url = (protocols: string[]) =>
 
 /** Every environment variable the service reads. The README's configuration table mirrors it. */
 export const environmentSchema = z.object({
+  /** Read for one rule only: `production` refuses dev payments. */
+  NODE_ENV: z.string().min(1).optional(),
   ROLE: z.enum(ROLES).default('all'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(3000),
@@ -58,6 +63,7 @@ export const environmentSchema = z.object({
   PRICE_JOB_ATOMIC: atomicUnits.default(2000),
   PRICE_RESULT_STANDARD_ATOMIC: atomicUnits.default(20_000),
   PRICE_RESULT_LARGE_ATOMIC: atomicUnits.default(40_000),
+  PAYMENTS_MODE: z.enum(PAYMENTS_MODES).optional(),
   FACILITATOR_URL: url(['http:', 'https:']).optional(),
   FACILITATOR_AUTH_HEADERS: jsonHeaders.optional(),
   X402_EVM_NETWORK: caip2.default('eip155:8453'),
@@ -93,12 +99,7 @@ export const environmentSchema = z.object({
   /** Test-only fault injection (dev payments only): hold each paid job this long between settlement and its enqueue. */
   FAULT_PAUSE_BEFORE_ENQUEUE_MS: z.coerce.number().int().min(1).max(600_000).optional(),
 }).superRefine((env, context) => {
-  if (env.FACILITATOR_URL && env.FAULT_PAUSE_BEFORE_ENQUEUE_MS !== undefined) {
-    context.addIssue({ code: 'custom', path: ['FAULT_PAUSE_BEFORE_ENQUEUE_MS'], message: 'is a test-only fault injection and refused with live payments' });
-  }
-  if (env.FACILITATOR_URL && !env.X402_EVM_PAY_TO && !env.X402_SVM_PAY_TO) {
-    context.addIssue({ code: 'custom', path: ['X402_EVM_PAY_TO'], message: 'live payments (FACILITATOR_URL set) need X402_EVM_PAY_TO and/or X402_SVM_PAY_TO' });
-  }
+  for (const problem of paymentModeProblems(env)) context.addIssue({ code: 'custom', path: [problem.variable], message: problem.message });
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -153,11 +154,10 @@ export interface KeyApiConfig {
   convertWaitSeconds: number;
 }
 
-/** `dev`: local anvil chain + in-process facilitator. `live`: remote facilitator, real networks. */
-export type PaymentMode = 'dev' | 'live';
-
 export interface PaymentConfig {
   mode: PaymentMode;
+  /** Said in the start-up line: an inferred or default mode should be visible as such. */
+  modeSource: PaymentModeSource;
   facilitatorUrl?: string;
   facilitatorAuthHeaders?: Record<string, string>;
   evm: { network: string; asset: string; assetName: string; assetVersion: string; payTo?: string };
@@ -189,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
     return { ok: false, problems };
   }
   const e = parsed.data;
+  const paymentMode = resolvePaymentMode(e);
   return {
     ok: true,
     config: {
@@ -212,7 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
         resultLargeAtomic: e.PRICE_RESULT_LARGE_ATOMIC,
       },
       payments: {
-        mode: e.FACILITATOR_URL ? 'live' : 'dev',
+        mode: paymentMode.mode,
+        modeSource: paymentMode.source,
         facilitatorUrl: e.FACILITATOR_URL,
         facilitatorAuthHeaders: e.FACILITATOR_AUTH_HEADERS,
         evm: { network: e.X402_EVM_NETWORK, asset: e.X402_EVM_ASSET, assetName: e.X402_EVM_ASSET_NAME, assetVersion: e.X402_EVM_ASSET_VERSION, payTo: e.X402_EVM_PAY_TO },

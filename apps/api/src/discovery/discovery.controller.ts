@@ -88,6 +88,7 @@ export class DiscoveryController {
       version: this.config.version,
       resources: paidResources(this.config.prices),
       accepts: this.rails.accepts,
+      paymentsMode: this.rails.mode,
       devChain: this.rails.devChain,
       conversions: availableConversions((await this.catalogue.current()).graph),
     });

@@ -1,4 +1,5 @@
 import type { AcceptedPayment } from '@fileshift/x402-nest';
+import type { PaymentMode } from '../config/app-config.js';
 import type { DevChainInfo } from '../payments/payment-rails.js';
 import type { AvailableConversions } from './available-conversions.js';
 import type { PaidResource } from './paid-resources.js';
@@ -9,6 +10,7 @@ export function renderWellKnownX402(input: {
   version: string;
   resources: PaidResource[];
   accepts: readonly AcceptedPayment[];
+  paymentsMode: PaymentMode;
   devChain?: DevChainInfo;
   conversions: AvailableConversions;
 }) {
@@ -17,6 +19,8 @@ export function renderWellKnownX402(input: {
     service: 'fileshift',
     version: input.version,
     openapi: `${input.baseUrl}/openapi.json`,
+    /** `dev`: test USDC on a local chain, nothing of value changes hands; `live`: real networks. */
+    paymentsMode: input.paymentsMode,
     accepts: input.accepts.map((accepted) => ({
       scheme: accepted.scheme,
       network: accepted.network,

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './app-config.js';
+
+const FACILITATOR = { FACILITATOR_URL: 'https://facilitator.example/x402' };
+const PAY_TO = { X402_EVM_PAY_TO: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' };
+
+function problemsOf(env: Record<string, string>): string[] {
+  const result = loadConfig(env, 'v');
+  return result.ok ? [] : result.problems;
+}
+
+function paymentsOf(env: Record<string, string>) {
+  const result = loadConfig(env, 'v');
+  if (!result.ok) throw new Error(result.problems.join('; '));
+  return result.config.payments;
+}
+
+describe('payment mode (PAYMENTS_MODE)', () => {
+  it('defaults to dev with nothing configured, so `npm start` serves on a fresh machine', () => {
+    expect(paymentsOf({})).toMatchObject({ mode: 'dev', modeSource: 'default' });
+    expect(paymentsOf({ NODE_ENV: 'development' })).toMatchObject({ mode: 'dev', modeSource: 'default' });
+  });
+
+  it('takes an explicit dev or live', () => {
+    expect(paymentsOf({ PAYMENTS_MODE: 'dev', DEVCHAIN_RPC_URL: 'http://127.0.0.1:8545' })).toMatchObject({
+      mode: 'dev',
+      modeSource: 'PAYMENTS_MODE',
+      devChainRpcUrl: 'http://127.0.0.1:8545',
+    });
+    expect(paymentsOf({ PAYMENTS_MODE: 'live', NODE_ENV: 'production', ...FACILITATOR, ...PAY_TO })).toMatchObject({
+      mode: 'live',
+      modeSource: 'PAYMENTS_MODE',
+      facilitatorUrl: FACILITATOR.FACILITATOR_URL,
+    });
+  });
+
+  it('refuses a mode it does not know', () => {
+    expect(problemsOf({ PAYMENTS_MODE: 'test' })).toEqual([expect.stringMatching(/^PAYMENTS_MODE: .*\(got "test"\)$/)]);
+  });
+
+  it('refuses dev payments with NODE_ENV=production, by default or chosen, in one problem saying what to set', () => {
+    const environments: Record<string, string>[] = [{ NODE_ENV: 'production' }, { NODE_ENV: 'production', PAYMENTS_MODE: 'dev' }, { NODE_ENV: 'production', ROLE: 'api' }];
+    for (const env of environments) {
+      const problems = problemsOf(env);
+      expect(problems, JSON.stringify(env)).toHaveLength(1);
+      expect(problems[0]).toMatch(/^PAYMENTS_MODE: dev payments .* refused with NODE_ENV=production: set PAYMENTS_MODE=live, FACILITATOR_URL and X402_EVM_PAY_TO/);
+    }
+  });
+
+  it('lets a worker start in production without a payment mode: it takes no payments', () => {
+    expect(problemsOf({ NODE_ENV: 'production', ROLE: 'worker' })).toEqual([]);
+  });
+
+  it('refuses live payments without a facilitator or a payTo address', () => {
+    expect(problemsOf({ PAYMENTS_MODE: 'live', ...PAY_TO })).toEqual([expect.stringMatching(/^FACILITATOR_URL: PAYMENTS_MODE=live needs .* \(missing\)$/)]);
+    expect(problemsOf({ PAYMENTS_MODE: 'live', ...FACILITATOR })).toEqual([expect.stringMatching(/^X402_EVM_PAY_TO: live payments need X402_EVM_PAY_TO and\/or X402_SVM_PAY_TO/)]);
+    expect(problemsOf({ PAYMENTS_MODE: 'live', X402_SVM_PAY_TO: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', ...FACILITATOR })).toEqual([]);
+  });
+
+  it('refuses FACILITATOR_URL with PAYMENTS_MODE=dev, and the dev chain or fault injection with live', () => {
+    expect(problemsOf({ PAYMENTS_MODE: 'dev', ...FACILITATOR })).toEqual([expect.stringMatching(/^FACILITATOR_URL: is for live payments and contradicts PAYMENTS_MODE=dev/)]);
+    expect(problemsOf({ PAYMENTS_MODE: 'live', ...FACILITATOR, ...PAY_TO, DEVCHAIN_RPC_URL: 'http://127.0.0.1:8545' })).toEqual([
+      expect.stringMatching(/^DEVCHAIN_RPC_URL: is for dev payments/),
+    ]);
+    expect(problemsOf({ ...FACILITATOR, ...PAY_TO, FAULT_PAUSE_BEFORE_ENQUEUE_MS: '1000' })).toEqual([expect.stringMatching(/^FAULT_PAUSE_BEFORE_ENQUEUE_MS: is a test-only/)]);
+  });
+
+  it('still reads FACILITATOR_URL alone as live (the form before PAYMENTS_MODE), with live mode\'s requirements', () => {
+    expect(paymentsOf({ NODE_ENV: 'production', ...FACILITATOR, ...PAY_TO })).toMatchObject({ mode: 'live', modeSource: 'FACILITATOR_URL' });
+    expect(problemsOf({ ...FACILITATOR })).toEqual([expect.stringMatching(/^X402_EVM_PAY_TO: live payments need/)]);
+  });
+});
