@@ -23,6 +23,14 @@ describe('container definitions', () => {
     expect(Object.keys(compose.volumes)).toEqual(expect.arrayContaining(['postgres-data', 'files']));
   });
 
+  it('compose runs the production image with live payments, and refuses to start until their settings are given', () => {
+    const api = compose.services.api!.environment!;
+    expect(api.PAYMENTS_MODE).toBe('live');
+    expect(api.FACILITATOR_URL).toMatch(/^\$\{FACILITATOR_URL:\?.+\}$/);
+    expect(api.X402_EVM_PAY_TO).toMatch(/^\$\{X402_EVM_PAY_TO:\?.+\}$/);
+    expect(dockerfile).toMatch(/NODE_ENV=production/);
+  });
+
   it('compose only sets variables the service knows', () => {
     const known = new Set(Object.keys(environmentSchema.shape));
     for (const service of ['api', 'worker']) {
