@@ -8,6 +8,7 @@ import { DiscoveryModule } from './discovery/discovery.module.js';
 import { HealthModule } from './health/health.module.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { KeyApiModule } from './key-api/key-api.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { PaymentsModule } from './payments/payments.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { WorkerModule } from './queue/worker.module.js';
@@ -20,7 +21,7 @@ export class AppModule {
   static forRole(config: AppConfig): DynamicModule {
     const serves = config.role === 'api' || config.role === 'all';
     const works = config.role === 'worker' || config.role === 'all';
-    const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule, DeploymentModule, QueueModule, StorageModule];
+    const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule, DeploymentModule, QueueModule, StorageModule, MetricsModule.forConfig(config)];
     if (serves) imports.push(RateLimitModule, PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, JobsModule, KeyApiModule);
     if (works) imports.push(WorkerModule.forConfig(config));
     return { module: AppModule, imports };

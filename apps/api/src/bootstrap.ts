@@ -9,11 +9,13 @@ import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument } from './discovery/build-openapi-document.js';
 import { OpenApiDocumentStore } from './discovery/openapi-document.store.js';
 import { answerFrameworkError } from './http/answer-framework-error.js';
+import { apiOfFastifyRequest, matchedRoutePattern } from './http/api-of-request.js';
 import { createClientErrorHandler } from './http/client-error-handler.js';
 import { allowCrossOrigin } from './http/cross-origin.js';
 import { HttpExceptionFilter } from './http/http-exception.filter.js';
 import { answerUnmetExpectation } from './http/unmet-expectation.handler.js';
 import { PinoNestLogger } from './logging/pino-nest-logger.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
 import { MAX_UPLOAD_BYTES } from './payments/pricing.js';
 import fastifyMultipart from '@fastify/multipart';
 
@@ -44,6 +46,10 @@ export async function createHttpApp(config: AppConfig, logger: Logger): Promise<
   app.getHttpServer().on('checkExpectation', answerUnmetExpectation);
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  const metrics = app.get(ServiceMetrics);
+  fastify.addHook('onResponse', async (request, reply) => {
+    metrics.httpAnswered(apiOfFastifyRequest(request), matchedRoutePattern(request), reply.statusCode, reply.elapsedTime / 1000);
   });
   allowCrossOrigin(fastify, config.corsAllowedOrigins);
   // Binary bodies (the key API's detect_file_type) arrive as a Buffer; each route bounds its size.

@@ -10,12 +10,16 @@ describe('ROLE=api and ROLE=worker as two processes sharing the queue', () => {
   let api: ServiceProcess;
   let worker: ServiceProcess;
   let baseUrl: string;
+  let workerMetrics: string;
+  const metricsToken = 'roles-e2e-metrics-token-42';
 
   beforeAll(async () => {
     environment = await createTestEnvironment({ LOG_LEVEL: 'info' });
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    worker = spawnService({ ...environment.variables, ROLE: 'worker' });
+    const metricsPort = await freePort();
+    workerMetrics = `http://127.0.0.1:${metricsPort}/metrics`;
+    worker = spawnService({ ...environment.variables, ROLE: 'worker', METRICS_TOKEN: metricsToken, METRICS_PORT: String(metricsPort) });
     api = spawnService({ ...environment.variables, ROLE: 'api', PORT: String(port) });
     await waitFor(async () => (await fetch(`${baseUrl}/api/x402/v1/health/ready`)).status === 200, 30_000, 'the api process');
     await waitFor(async () => worker.output().includes('worker started'), 30_000, 'the worker process');
@@ -38,6 +42,16 @@ describe('ROLE=api and ROLE=worker as two processes sharing the queue', () => {
       await queue.close();
     }
     expect(api.output()).not.toContain('worker started');
+  });
+
+  it('the worker process serves its metrics on METRICS_PORT with the token; the api process without METRICS_TOKEN serves none', async () => {
+    const scraped = await fetch(workerMetrics, { headers: { authorization: `Bearer ${metricsToken}` } });
+    expect(scraped.status).toBe(200);
+    const text = await scraped.text();
+    expect(text).toContain('fileshift_queue_jobs{engine_class="images",state="waiting"}');
+    expect(text).toContain('process_cpu_user_seconds_total');
+    expect((await fetch(workerMetrics)).status).toBe(401);
+    expect((await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).status).toBe(404);
   });
 
   it('both processes shut down cleanly on SIGTERM', async () => {

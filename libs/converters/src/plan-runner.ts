@@ -15,6 +15,17 @@ export interface PlanRun {
   signal: AbortSignal;
   /** 0..100 over the whole plan, each step weighted by its cost. */
   onProgress?: (percent: number) => void;
+  /** Hears each step that ran, how long it took and whether it succeeded (metrics); must not throw. */
+  onStepEnd?: (step: StepTiming) => void;
+}
+
+/** One step's run, as `onStepEnd` hears it. */
+export interface StepTiming {
+  engine: string;
+  from: string;
+  to: string;
+  seconds: number;
+  ok: boolean;
 }
 
 export interface PlanResult {
@@ -54,15 +65,24 @@ async function runSteps(plan: ConversionPlan, run: PlanRun, runtimes: ReadonlyMa
     await mkdir(outputDir, { recursive: true });
     const options = Object.fromEntries(Object.entries(run.options).filter(([name]) => (step.options as readonly string[]).includes(name)));
     const weight = weights[index]!;
-    const outcome = await runtime.convert(
-      { inputPath: input, outputDir, from: step.from, to: step.to, options },
-      {
-        signal: run.signal,
-        limits: runtime.descriptor.limits,
-        workDir: run.workDir,
-        onProgress: (percent) => run.onProgress?.(Math.round((done + (weight * Math.max(0, Math.min(100, percent))) / 100) * 100)),
-      },
-    );
+    const startedAt = performance.now();
+    const timed = (ok: boolean) => run.onStepEnd?.({ engine: step.engine, from: step.from, to: step.to, seconds: (performance.now() - startedAt) / 1000, ok });
+    let outcome;
+    try {
+      outcome = await runtime.convert(
+        { inputPath: input, outputDir, from: step.from, to: step.to, options },
+        {
+          signal: run.signal,
+          limits: runtime.descriptor.limits,
+          workDir: run.workDir,
+          onProgress: (percent) => run.onProgress?.(Math.round((done + (weight * Math.max(0, Math.min(100, percent))) / 100) * 100)),
+        },
+      );
+    } catch (error) {
+      timed(false);
+      throw error;
+    }
+    timed(true);
     done += weight;
     run.onProgress?.(Math.round(done * 100));
     files = outcome.files;

@@ -13,12 +13,13 @@ export { Img2pdfRuntime } from './img2pdf.runtime.js';
 export {
   DEFAULT_MAX_CONVERSIONS_PER_INSTANCE,
   DEFAULT_START_TIMEOUT_MS,
+  type InstanceReplacement,
   LibreOfficeRuntime,
   type LibreOfficeRuntimeOptions,
 } from './libreoffice/libreoffice.runtime.js';
 export { OfficeMarkdownRuntime } from './office-markdown.runtime.js';
 export { PandocRuntime } from './pandoc.runtime.js';
-export { type PlanResult, type PlanRun, runPlan } from './plan-runner.js';
+export { type PlanResult, type PlanRun, runPlan, type StepTiming } from './plan-runner.js';
 export { type PopplerCommands, PopplerRuntime } from './poppler.runtime.js';
 export { SandboxedProcessRunner, type SandboxedResult, type SandboxedRun } from './sandboxed-process.runner.js';
 export { SharpImageRuntime } from './sharp-image.runtime.js';

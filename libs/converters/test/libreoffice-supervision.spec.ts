@@ -122,7 +122,8 @@ describe('LibreOffice pool supervision', () => {
   });
 
   describe('restarts', () => {
-    const { runtime, workRoot } = pool({ maxConversionsPerInstance: 3 });
+    const replaced: string[] = [];
+    const { runtime, workRoot } = pool({ maxConversionsPerInstance: 3, onInstanceReplaced: (reason) => replaced.push(reason) });
 
     it('replaces an instance after K conversions (K = 3): the soffice pid changes after the third', async () => {
       await runtime.start();
@@ -139,6 +140,7 @@ describe('LibreOffice pool supervision', () => {
       const second = await onlyInstance(runtime);
       expect(second.tag).not.toBe(first.tag);
       expect(second.conversions).toBe(1);
+      expect(replaced).toEqual(['retired']);
       await expectGone(first);
     });
 
@@ -151,6 +153,7 @@ describe('LibreOffice pool supervision', () => {
       const replacement = await onlyInstance(runtime);
       expect(replacement.tag).not.toBe(victim.tag);
       expect(replacement.officePid).not.toBe(victim.officePid);
+      expect(replaced.at(-1)).toBe('crashed');
       await expectGone(victim);
     });
 

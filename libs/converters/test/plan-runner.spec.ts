@@ -6,7 +6,7 @@ import { ConversionError } from '../src/conversion-error.js';
 import { ConversionGraph } from '../src/conversion-graph.js';
 import type { EngineDescriptor } from '../src/engine-descriptor.js';
 import { type EngineRuntime, pageOutput, singleOutput, type StepRequest } from '../src/engine-runtime.js';
-import { runPlan } from '../src/plan-runner.js';
+import { runPlan, type StepTiming } from '../src/plan-runner.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-plan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,6 +54,20 @@ describe('runPlan', () => {
     expect(raster.seen[0]!.options).toEqual({ dpi: 300 });
     expect(raster.seen[0]!.inputPath).toBe(join(dir, 'a', 'plan-1-step-1', 'output.pdf'));
     expect(progress).toEqual([25, 50, 75, 100]);
+  });
+
+  it('tells onStepEnd each step that ran, with its engine, pair, duration and outcome', async () => {
+    const broken = fakeRuntime('cheap', [{ from: 'docx', to: 'pdf' }], { fail: new ConversionError('provider_error', 'engine crashed', true) });
+    const dear = fakeRuntime('dear', [{ from: 'docx', to: 'pdf' }]);
+    const graph = new ConversionGraph([broken.descriptor, dear.descriptor]);
+    const steps: StepTiming[] = [];
+    const run = { plans: graph.plans('docx', 'pdf'), inputPath: input, workDir: join(dir, 'timed'), options: {}, signal: new AbortController().signal, onStepEnd: (step: StepTiming) => steps.push(step) };
+    await runPlan(run, new Map([['cheap', broken], ['dear', dear]]));
+    expect(steps.map(({ engine, from, to, ok }) => ({ engine, from, to, ok }))).toEqual([
+      { engine: 'cheap', from: 'docx', to: 'pdf', ok: false },
+      { engine: 'dear', from: 'docx', to: 'pdf', ok: true },
+    ]);
+    for (const step of steps) expect(step.seconds).toBeGreaterThanOrEqual(0);
   });
 
   it('falls back to the next plan when an engine fails as unavailable, not for a bad input', async () => {

@@ -9,7 +9,7 @@ export { type PaymentLedger, PaymentReplayError, type SettledPayment, type Verif
 export { encodeHeader, readPaymentHeader, type ReadPayment, upgradeV1Payment } from './payment-header.js';
 export { payerOf, paymentNonce } from './payment-nonce.js';
 export { toCaip2Network, V1_NETWORK_TO_CAIP2 } from './v1-networks.js';
-export { X402PaymentGate, type PaidRoute, type X402GateOptions } from './x402-payment.gate.js';
+export { X402PaymentGate, type PaidRoute, type SettlementOutcome, type X402GateOptions } from './x402-payment.gate.js';
 export { X402ChallengeFilter } from './x402-challenge.filter.js';
 export { X402Interceptor } from './x402.interceptor.js';
 export { X402Module, type X402ModuleAsyncOptions } from './x402.module.js';

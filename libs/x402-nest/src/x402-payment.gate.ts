@@ -45,7 +45,12 @@ export interface X402GateOptions {
   /** Absolute base URL of the service behind a proxy; used for the challenge's resource URL. */
   publicBaseUrl?: string;
   onError?: (message: string, error: unknown) => void;
+  /** Hears how each settlement of a route ended (metrics); must not throw. */
+  onSettlement?: (route: string, outcome: SettlementOutcome) => void;
 }
+
+/** `settled`: the money moved; `refused`: the facilitator declined (402); `unavailable`: it could not be asked (503). */
+export type SettlementOutcome = 'settled' | 'refused' | 'unavailable';
 
 /**
  * Drives `@x402/core`'s HTTP resource server for Fastify requests: challenge, verify and record when a
@@ -131,16 +136,19 @@ export class X402PaymentGate {
           settlement = await server.processSettlement(paymentPayload, paymentRequirements, declaredExtensions, { request: context(paymentHeader) });
         } catch (error) {
           this.options.onError?.('settlement failed to run', error);
+          this.options.onSettlement?.(route.name, 'unavailable');
           await ledger.recordFailed(recordId, 'settlement_unavailable');
           throw new X402UnavailableException('The payment facilitator is unavailable; nothing was charged. Retry later.');
         }
         if (!settlement.success) {
+          this.options.onSettlement?.(route.name, 'refused');
           await ledger.recordFailed(recordId, settlement.errorReason);
           // The reason is a code the client can act on; the facilitator's message may quote its libraries
           // (an RPC URL, a request body), so it goes to our log only.
           if (settlement.errorMessage) this.options.onError?.(`settlement of payment ${recordId} refused (${settlement.errorReason})`, new Error(settlement.errorMessage));
           throw await this.challenge(server, context(), `settlement_failed: ${settlement.errorReason}`);
         }
+        this.options.onSettlement?.(route.name, 'settled');
         // The money moved: the record must follow, even through a short database outage.
         const receipt = await withRetries(
           () => ledger.recordSettled(recordId, { txHash: settlement.transaction, payer: settlement.payer ?? payerOf(paymentPayload) ?? null, settledAt: new Date() }),

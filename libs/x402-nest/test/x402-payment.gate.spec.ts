@@ -39,16 +39,19 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
   let ledger: MemoryLedger;
   let gate: X402PaymentGate;
   const errors: string[] = [];
+  const settlements: string[] = [];
 
   beforeEach(() => {
     facilitator = new FakeFacilitator(NETWORK);
     ledger = new MemoryLedger();
     errors.length = 0;
+    settlements.length = 0;
     gate = new X402PaymentGate({
       resourceServer: new x402ResourceServer(facilitator).register(NETWORK, new ExactEvmScheme()),
       accepts: [{ scheme: 'exact', network: NETWORK, asset: ASSET, payTo: PAY_TO, extra: { name: 'USD Coin', version: '2' } }],
       ledger,
       onError: (message) => errors.push(message),
+      onSettlement: (route, outcome) => settlements.push(`${route}:${outcome}`),
     });
   });
 
@@ -111,6 +114,7 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
     expect(sent['payment-response']).toBeTruthy();
     await expect(paid.settle()).rejects.toThrow(/already settled or released/);
     expect(facilitator.settled).toHaveLength(1);
+    expect(settlements).toEqual([`${ROUTE.name}:settled`]);
   });
 
   it('a payment refused by the facilitator: 402 with its reason, nothing recorded', async () => {
@@ -154,6 +158,7 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
     expect(refusal.challenge.error).toBe('settlement_failed: insufficient_funds');
     expect(JSON.stringify(refusal.challenge) + JSON.stringify(refusal.headers)).not.toContain('10.0.0.7');
     expect(ledger.all()[0]).toMatchObject({ status: 'failed', failureReason: 'insufficient_funds' });
+    expect(settlements).toEqual([`${ROUTE.name}:refused`]);
   });
 
   it('a facilitator that cannot settle: 503 and the record marked failed', async () => {
@@ -162,6 +167,7 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
     facilitator.settleWith = 'unreachable';
     await expect(paid.settle()).rejects.toBeInstanceOf(X402UnavailableException);
     expect(ledger.all()[0]).toMatchObject({ status: 'failed', failureReason: 'settlement_unavailable' });
+    expect(settlements).toEqual([`${ROUTE.name}:unavailable`]);
   });
 
   it('released after failed work: never settled, the record says why', async () => {

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
         keyDefaults: { requestsPerMinute: 120, dailyQuota: 10_000, maxUploadBytes: 41_943_040 },
         convertWaitSeconds: 120,
       },
+      metrics: { token: undefined, workerPort: 9464 },
       version: '1.2.3',
     });
   });
@@ -41,5 +42,15 @@ describe('loadConfig', () => {
     expect(result.problems.find((p) => p.startsWith('ROLE:'))).toContain('"both"');
     expect(result.problems.find((p) => p.startsWith('DATABASE_URL:'))).toContain('postgres://');
     expect(result.problems.some((p) => p.startsWith('QUEUE_PREFIX:'))).toBe(true);
+  });
+
+  it('takes a metrics token of 16+ printable characters and never echoes a wrong one', () => {
+    const accepted = loadConfig({ METRICS_TOKEN: 'scrape-token-0123456789', METRICS_PORT: '9100' }, 'v');
+    expect(accepted.ok && accepted.config.metrics).toEqual({ token: 'scrape-token-0123456789', workerPort: 9100 });
+    const refused = loadConfig({ METRICS_TOKEN: 'short secret' }, 'v');
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.problems[0]).toMatch(/^METRICS_TOKEN: .*value not shown/);
+    expect(refused.problems[0]).not.toContain('short secret');
   });
 });

@@ -96,6 +96,8 @@ export const environmentSchema = z.object({
   JOB_LEASE_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
   JOB_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   JOB_DEADLINE_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+  METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 printable characters without spaces').optional(),
+  METRICS_PORT: port.default(9464),
   /** Test-only fault injection (dev payments only): hold each paid job this long between settlement and its enqueue. */
   FAULT_PAUSE_BEFORE_ENQUEUE_MS: z.coerce.number().int().min(1).max(600_000).optional(),
 }).superRefine((env, context) => {
@@ -126,7 +128,16 @@ export interface AppConfig {
   keyApi: KeyApiConfig;
   jobCycle: JobCycleConfig;
   workers: WorkerConfig;
+  metrics: MetricsConfig;
   version: string;
+}
+
+/** The Prometheus endpoint: served only when a token is configured (README: "Metrics"). */
+export interface MetricsConfig {
+  /** Bearer token a scrape must send; unset = no /metrics at all (404). */
+  token?: string;
+  /** Where a worker-only process (no HTTP server of its own) serves /metrics, on HOST. */
+  workerPort: number;
 }
 
 /** What a worker process runs: which engine classes' queues, how many at once, and its warm pools. */
@@ -183,7 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
-      const shown = present[name] === undefined ? 'missing' : `got ${JSON.stringify(present[name])}`;
+      const shown = present[name] === undefined ? 'missing' : name === 'METRICS_TOKEN' ? 'value not shown: it is a secret' : `got ${JSON.stringify(present[name])}`;
       return `${name}: ${issue.message} (${shown})`;
     });
     return { ok: false, problems };
@@ -237,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
         convertWaitSeconds: e.KEY_API_CONVERT_WAIT_SECONDS,
       },
       workers: workerConfig(e),
+      metrics: { token: e.METRICS_TOKEN, workerPort: e.METRICS_PORT },
       jobCycle: {
         leaseSeconds: e.JOB_LEASE_SECONDS,
         reconcileIntervalSeconds: e.JOB_RECONCILE_INTERVAL_SECONDS,

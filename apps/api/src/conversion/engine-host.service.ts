@@ -5,6 +5,7 @@ import { ConversionGraph, type ConversionPlan, ENGINE_DESCRIPTORS } from '@files
 import { createEngineRuntimes, type EngineRuntime, probeEngines } from '@fileshift/converters/runtime';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
+import { ServiceMetrics } from '../metrics/service-metrics.js';
 import { within } from '../queue/within.js';
 import { CapabilityBoard } from './capability-board.js';
 
@@ -30,6 +31,7 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly board: CapabilityBoard,
+    private readonly metrics: ServiceMetrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -39,6 +41,7 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy {
         size: poolSize,
         maxConversionsPerInstance,
         log: (level, message) => (level === 'warn' ? this.logger.warn(`libreoffice: ${message}`) : this.logger.log(`libreoffice: ${message}`)),
+        onInstanceReplaced: (reason) => this.metrics.poolInstanceReplaced('libreoffice', reason),
       },
     });
     const probed = await probeEngines(this.runtimes);

@@ -4,6 +4,7 @@ import { Paid, Payment, type RoutePayment } from '@fileshift/x402-nest';
 import { ApiErrors, ApiJsonBody, ApiJsonResponse } from '../http/api-docs.decorators.js';
 import { X402Api } from '../http/http-exception.filter.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { DETECT_FILE_TYPE_OPERATION } from '../jobs/paid-operations.js';
 import {
   type DetectFileTypeRequest,
   DetectFileTypeRequestSchema,
@@ -20,9 +21,9 @@ export class X402DetectController {
 
   @Post('detect-file-type')
   @HttpCode(200)
-  @Paid({ name: 'detectFileType', description: 'Detect the real format of a file from its name, size and first 200 bytes.' })
+  @Paid({ name: DETECT_FILE_TYPE_OPERATION, description: 'Detect the real format of a file from its name, size and first 200 bytes.' })
   @ApiOperation({
-    operationId: 'detectFileType',
+    operationId: DETECT_FILE_TYPE_OPERATION,
     summary: 'Detect the likely real format of a file (paid: x402 exact, fixed price).',
     description:
       'Validation runs before the payment challenge: an invalid request gets its 4xx and is never asked to pay. ' +

@@ -7,12 +7,15 @@ import { runPlan } from '@fileshift/converters/runtime';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { EngineHost } from '../conversion/engine-host.service.js';
+import { ServiceMetrics } from '../metrics/service-metrics.js';
 import { JobName, type JobPayloads } from '../queue/job-contract.js';
+import type { JobContext } from '../queue/job-handler-registry.js';
 import { OnJob } from '../queue/on-job.decorator.js';
 import { RetryLaterError } from '../queue/retry-later.error.js';
 import { FILE_STORAGE, type FileStorage, StoredFileMissingError } from '../storage/file-storage.js';
 import type { ConversionJob } from './conversion-job.entity.js';
 import { ConversionJobsRepository, type RunOutcome } from './conversion-jobs.repository.js';
+import { engineClassOf } from './conversion-queue.js';
 import { JobEndSignals } from './job-end-signals.js';
 import { JobLease } from './job-lease.js';
 import { MAX_RUNS } from './job-runs.js';
@@ -40,14 +43,17 @@ export class ConvertFileJob {
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
     private readonly scratch: ScratchSpace,
     private readonly ends: JobEndSignals,
+    private readonly metrics: ServiceMetrics,
   ) {}
 
   @OnJob(JobName.ConvertDocument, JobName.ConvertMedia, JobName.ConvertImage)
-  async handle({ jobId }: JobPayloads[JobName.ConvertDocument]): Promise<{ status: string }> {
+  async handle({ jobId }: JobPayloads[JobName.ConvertDocument], context?: JobContext): Promise<{ status: string }> {
     const acquired = await JobLease.acquire(this.jobs, jobId, this.config.jobCycle.leaseSeconds);
     if (acquired.kind === 'busy') throw new RetryLaterError(acquired.retryInMs, 'another run holds the job');
     if (acquired.kind !== 'held') return { status: acquired.kind };
     const { lease, job } = acquired;
+    // The first run only: a retry's BullMQ job keeps its first enqueue time, so its wait would include the earlier runs.
+    if (context && job.attempts === 1) this.metrics.queueWaited(engineClassOf(job), (Date.now() - context.enqueuedAt) / 1000);
     if (job.attempts > MAX_RUNS) return this.end(job, lease, { status: 'failed', failureType: 'provider_error', failureMessage: `The conversion was interrupted ${MAX_RUNS} times; it was given up.` });
     const plans = this.plansFor(job);
     if (plans.length === 0) {
@@ -74,6 +80,7 @@ export class ConvertFileJob {
       await lease.stop();
     }
     if (await lease.finish(outcome)) {
+      this.countEnd(outcome);
       await this.ends.announce(jobId);
       return { status: outcome.status };
     }
@@ -95,7 +102,15 @@ export class ConvertFileJob {
       const inputPath = scratch.file('input');
       await pipeline(await this.storage.get(jobInputKey(job.id)), createWriteStream(inputPath), { signal: lease.signal });
       const { files } = await runPlan(
-        { plans, inputPath, workDir: scratch.path, options: job.options, signal: lease.signal, onProgress: (percent) => lease.reportProgress(percent) },
+        {
+          plans,
+          inputPath,
+          workDir: scratch.path,
+          options: job.options,
+          signal: lease.signal,
+          onProgress: (percent) => lease.reportProgress(percent),
+          onStepEnd: (step) => this.metrics.conversionStepRan(step),
+        },
         this.engines.runtimesById(),
       );
       lease.signal.throwIfAborted();
@@ -127,8 +142,15 @@ export class ConvertFileJob {
   }
 
   private async end(job: ConversionJob, lease: JobLease, outcome: RunOutcome): Promise<{ status: string }> {
-    if (await lease.finish(outcome)) await this.ends.announce(job.id);
+    if (await lease.finish(outcome)) {
+      this.countEnd(outcome);
+      await this.ends.announce(job.id);
+    }
     return { status: outcome.status };
+  }
+
+  private countEnd(outcome: RunOutcome): void {
+    this.metrics.jobEnded(outcome.status, outcome.status === 'failed' ? outcome.failureType : undefined);
   }
 
   /**

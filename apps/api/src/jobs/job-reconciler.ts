@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { PURGE_EVERY_MS } from '../maintenance/maintenance-schedule.service.js';
+import { ServiceMetrics } from '../metrics/service-metrics.js';
 import { PaymentLedgerRepository } from '../payments/payment-ledger.repository.js';
 import { JobName } from '../queue/job-contract.js';
 import { JobService } from '../queue/job.service.js';
@@ -53,6 +54,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly dispatcher: JobDispatcher,
     private readonly ledger: PaymentLedgerRepository,
     private readonly removal: JobRemovalService,
+    private readonly metrics: ServiceMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -139,7 +141,10 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
           }
           break;
         case 'fail':
-          if (await this.jobs.failUnheld(job.id, 'provider_error', `The conversion was interrupted ${job.attempts} times; it was given up.`)) report.failed++;
+          if (await this.jobs.failUnheld(job.id, 'provider_error', `The conversion was interrupted ${job.attempts} times; it was given up.`)) {
+            report.failed++;
+            this.metrics.jobEnded('failed', 'provider_error');
+          }
           break;
         case 'leave':
       }
@@ -171,6 +176,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
     for (const job of await this.jobs.findPastDeadline(minutes, BATCH)) {
       if (await this.jobs.failUnheld(job.id, 'timeout', `The conversion did not finish within ${minutes} minutes.`)) {
         report.timedOut++;
+        this.metrics.jobEnded('failed', 'timeout');
         await this.bounded(this.queue.remove(conversionJobOf(job), job.id));
       }
     }

@@ -4,6 +4,7 @@ import { looksLikeApiKeySecret } from '../api-keys/api-key-secret.js';
 import { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
+import { ServiceMetrics } from '../metrics/service-metrics.js';
 import { RateLimitError, RateLimitErrorCode } from '../rate-limit/rate-limit.error.js';
 import { RateLimitStore, type WindowCount } from '../rate-limit/rate-limit.store.js';
 import { attachKeyApiCaller, type KeyApiCaller } from './key-api-caller.js';
@@ -26,6 +27,7 @@ export class KeyApiAccessGuard implements CanActivate {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: ApiKeysRepository,
     private readonly counters: RateLimitStore,
+    private readonly metrics: ServiceMetrics,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -77,9 +79,11 @@ export class KeyApiAccessGuard implements CanActivate {
       .header('RateLimit-Remaining', String(Math.max(0, requestsPerMinute - minute.count)))
       .header('RateLimit-Reset', String(minute.resetInSeconds));
     if (minute.count > requestsPerMinute) {
+      this.metrics.rateLimited('key', 'per_minute');
       throw new RateLimitError(RateLimitErrorCode.TooManyRequests, `Rate limit exceeded: at most ${requestsPerMinute} requests per minute ${whom}. Retry after ${minute.resetInSeconds} s.`, undefined, minute.resetInSeconds);
     }
     if (day.count > dailyQuota) {
+      this.metrics.rateLimited('key', 'daily_quota');
       throw new RateLimitError(RateLimitErrorCode.DailyQuotaExceeded, `Daily quota exceeded: at most ${dailyQuota} requests per UTC day ${whom}. It resets at 00:00 UTC, in ${day.resetInSeconds} s.`, undefined, day.resetInSeconds);
     }
   }

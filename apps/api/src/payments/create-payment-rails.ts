@@ -3,16 +3,27 @@ import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { ExactSvmScheme } from '@x402/svm/exact/server';
 import type { PaymentConfig } from '../config/app-config.js';
+import { MeteredFacilitatorClient } from '../metrics/metered-facilitator.client.js';
+import type { FacilitatorErrorKind, FacilitatorOperation } from '../metrics/service-metrics.js';
 import { acceptedPayments } from './accepted-payments.js';
 import { startDevPayments } from './dev-payments.js';
 import { logRefusedFacilitatorError } from './log-refused-facilitator-error.js';
 import { PaymentRails } from './payment-rails.js';
 
+/** Hears each facilitator error (metrics); must not throw. */
+export type FacilitatorErrorListener = (operation: FacilitatorOperation, kind: FacilitatorErrorKind) => void;
+
 /** Dev mode: local chain + in-process facilitator. Live mode: the remote facilitator and the configured networks. */
-export async function createPaymentRails(config: PaymentConfig): Promise<PaymentRails> {
+export async function createPaymentRails(config: PaymentConfig, onFacilitatorError: FacilitatorErrorListener = () => undefined): Promise<PaymentRails> {
+  // A facilitator error the client only hears as invalid_payload: logged, and counted.
+  const onRefusedError = (operation: 'verify' | 'settle', error: unknown) => {
+    logRefusedFacilitatorError(operation, error);
+    onFacilitatorError(operation, 'invalid_payload');
+  };
+  const metered = (guarded: GuardedFacilitatorClient) => new MeteredFacilitatorClient(guarded, (operation) => onFacilitatorError(operation, 'unavailable'));
   if (config.mode === 'dev') {
-    const dev = await startDevPayments(config.devChainRpcUrl);
-    const resourceServer = new x402ResourceServer(dev.facilitator).register(dev.info.network as `${string}:${string}`, new ExactEvmScheme());
+    const dev = await startDevPayments(config.devChainRpcUrl, onRefusedError);
+    const resourceServer = new x402ResourceServer(metered(dev.facilitator)).register(dev.info.network as `${string}:${string}`, new ExactEvmScheme());
     return new PaymentRails('dev', acceptedPayments(config, dev.info), resourceServer, dev.info, dev.stop);
   }
   const authHeaders = config.facilitatorAuthHeaders;
@@ -23,10 +34,10 @@ export async function createPaymentRails(config: PaymentConfig): Promise<Payment
       ...(authHeaders ? { createAuthHeaders: async () => ({ verify: authHeaders, settle: authHeaders, supported: authHeaders }) } : {}),
     }),
     undefined,
-    logRefusedFacilitatorError,
+    onRefusedError,
   );
   const accepts = acceptedPayments(config);
-  const resourceServer = new x402ResourceServer(facilitator);
+  const resourceServer = new x402ResourceServer(metered(facilitator));
   for (const accepted of accepts) {
     const network = accepted.network as `${string}:${string}`;
     resourceServer.register(network, network.startsWith('solana:') ? new ExactSvmScheme() : new ExactEvmScheme());

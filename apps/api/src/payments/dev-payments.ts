@@ -1,12 +1,13 @@
 import { DevChain, LocalFacilitatorClient } from '@fileshift/devchain';
 import { GuardedFacilitatorClient } from '@fileshift/x402-nest';
-import type { FacilitatorClient } from '@x402/core/server';
 import { privateKeyToAccount } from 'viem/accounts';
-import { logRefusedFacilitatorError } from './log-refused-facilitator-error.js';
 import type { DevChainInfo } from './payment-rails.js';
 
 /** Dev mode: the local chain, its in-process facilitator, and the facts a newcomer needs to pay. */
-export async function startDevPayments(rpcUrl?: string): Promise<{ info: DevChainInfo; facilitator: FacilitatorClient; stop: () => Promise<void> }> {
+export async function startDevPayments(
+  rpcUrl: string | undefined,
+  onRefusedError: (operation: 'verify' | 'settle', error: unknown) => void,
+): Promise<{ info: DevChainInfo; facilitator: GuardedFacilitatorClient; stop: () => Promise<void> }> {
   const chain = await DevChain.start({ rpcUrl });
   const payerPrivateKey = chain.payerPrivateKeys[0]!;
   const facilitator = new LocalFacilitatorClient(chain);
@@ -21,7 +22,7 @@ export async function startDevPayments(rpcUrl?: string): Promise<{ info: DevChai
       payerPrivateKey,
     },
     // The RPC probe makes a stopped chain a 503 (nothing charged) rather than a refused payment.
-    facilitator: new GuardedFacilitatorClient(facilitator, () => chain.assertReachable(), logRefusedFacilitatorError),
+    facilitator: new GuardedFacilitatorClient(facilitator, () => chain.assertReachable(), onRefusedError),
     stop: async () => {
       facilitator.dispose();
       await chain.stop();

@@ -1,7 +1,9 @@
 import { Logger, Module } from '@nestjs/common';
-import { X402Module } from '@fileshift/x402-nest';
+import { type SettlementOutcome, X402Module } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
+import { ServiceMetrics } from '../metrics/service-metrics.js';
+import { settlementKindOf } from '../metrics/settlement-kind.js';
 import { PaymentLedgerRepository } from './payment-ledger.repository.js';
 import { PaymentRails } from './payment-rails.js';
 import { PaymentRailsModule } from './payment-rails.module.js';
@@ -14,13 +16,14 @@ const logger = new Logger('x402');
     PaymentRailsModule,
     X402Module.forRootAsync({
       imports: [PaymentRailsModule],
-      inject: [APP_CONFIG, PaymentRails, PaymentLedgerRepository],
-      useFactory: (config: AppConfig, rails: PaymentRails, ledger: PaymentLedgerRepository) => ({
+      inject: [APP_CONFIG, PaymentRails, PaymentLedgerRepository, ServiceMetrics],
+      useFactory: (config: AppConfig, rails: PaymentRails, ledger: PaymentLedgerRepository, metrics: ServiceMetrics) => ({
         resourceServer: rails.resourceServer,
         accepts: rails.accepts,
         ledger,
         publicBaseUrl: config.publicBaseUrl,
         onError: (message: string, error: unknown) => logger.error(`${message}: ${error instanceof Error ? error.message : String(error)}`),
+        onSettlement: (route: string, outcome: SettlementOutcome) => metrics.settlementEnded(settlementKindOf(route), outcome),
       }),
     }),
   ],

@@ -49,7 +49,7 @@ describe('JobHandlerRegistry', () => {
   it('dispatches a job to its handler', async () => {
     const context = await contextWith(PurgeHandler, ConvertHandler);
     const registry = context.get(JobHandlerRegistry);
-    const result = await registry.run(JobName.PurgeExpired, { reason: 'manual' }, { jobId: '1', attempt: 1 });
+    const result = await registry.run(JobName.PurgeExpired, { reason: 'manual' }, { jobId: '1', attempt: 1, enqueuedAt: Date.now() });
     expect(result).toEqual({ handled: 'manual' });
     await context.close();
   });

@@ -10,6 +10,8 @@ export interface JobContext {
   jobId: string;
   /** 1 for the first run of this BullMQ job, 2 for its first retry, … */
   attempt: number;
+  /** When the job entered its queue (ms since the epoch), for the queue wait metric. */
+  enqueuedAt: number;
 }
 
 /**

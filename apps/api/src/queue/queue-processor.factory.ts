@@ -39,7 +39,7 @@ export function createQueueProcessor(queue: QueueName, concurrency: number): Typ
         throw new DelayedError();
       }
       try {
-        return await this.registry.run(job.name as JobName, job.data.payload as JobEnvelope['payload'], { jobId: job.id ?? '', attempt: job.attemptsMade + 1 });
+        return await this.registry.run(job.name as JobName, job.data.payload as JobEnvelope['payload'], { jobId: job.id ?? '', attempt: job.attemptsMade + 1, enqueuedAt: job.timestamp });
       } catch (error) {
         if (!(error instanceof RetryLaterError)) throw error;
         this.logger.debug(`job ${job.id} waits ${error.delayMs} ms: ${error.message}`);

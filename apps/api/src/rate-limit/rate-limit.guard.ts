@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { apiOfPath, matchedRoutePattern, normalisedPath } from '../http/api-of-request.js';
+import { ServiceMetrics } from '../metrics/service-metrics.js';
 import { RateLimitError, RateLimitErrorCode } from './rate-limit.error.js';
 import { RateLimitStore } from './rate-limit.store.js';
 
@@ -23,6 +24,7 @@ export class RateLimitGuard implements CanActivate {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly store: RateLimitStore,
+    private readonly metrics: ServiceMetrics,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,6 +38,7 @@ export class RateLimitGuard implements CanActivate {
       return true;
     }
     if (hit.count > this.config.x402RateLimitPerMinute) {
+      this.metrics.rateLimited('x402', 'per_minute');
       throw new RateLimitError(
         RateLimitErrorCode.TooManyRequests,
         `Too many requests: at most ${this.config.x402RateLimitPerMinute} per minute per client. Retry after ${hit.resetInSeconds} s.`,

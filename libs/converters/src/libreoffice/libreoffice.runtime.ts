@@ -27,7 +27,12 @@ export interface LibreOfficeRuntimeOptions {
   workRoot?: string;
   /** Pool events (start, restarts, kills, isolation); default console. */
   log?: (level: 'info' | 'warn', message: string) => void;
+  /** Hears each instance the pool replaces, and why (metrics); must not throw. */
+  onInstanceReplaced?: (reason: InstanceReplacement) => void;
 }
+
+/** Why a running pool replaced an instance: retired after its conversions, crashed, or killed by a conversion's limits. */
+export type InstanceReplacement = Exclude<InstanceEnd, 'stopped' | 'start_failed'>;
 
 export const DEFAULT_MAX_CONVERSIONS_PER_INSTANCE = 200;
 export const DEFAULT_START_TIMEOUT_MS = 60_000;
@@ -280,6 +285,7 @@ export class LibreOfficeRuntime implements EngineRuntime {
     if (reason === 'crashed') this.log('warn', `instance ${instance.tag} crashed after ${instance.conversions} conversions; replacing it`);
     else if (reason === 'timeout' || reason === 'cancelled' || reason === 'output_too_large') this.log('warn', `instance ${instance.tag} killed (${reason}); replacing it`);
     else if (reason === 'retired') this.log('info', `instance ${instance.tag} retired after ${instance.conversions} conversions; replacing it`);
+    if (this.running && reason !== 'stopped' && reason !== 'start_failed') this.options.onInstanceReplaced?.(reason);
     if (reason !== 'start_failed') this.fill();
   }
 
