@@ -2,8 +2,12 @@ import { join } from 'node:path';
 import type { AppConfig } from '../config/app-config.js';
 import type { FileStorage } from './file-storage.js';
 import { LocalFileStorage } from './local-file-storage.js';
+import { createS3Client } from './s3-client.js';
+import { S3FileStorage } from './s3-file-storage.js';
 
 /** The storage driver of a configuration (tests use it too, so they never need to know a driver's layout). */
-export function createFileStorage(config: Pick<AppConfig, 'dataDir'>): FileStorage {
+export function createFileStorage(config: Pick<AppConfig, 'dataDir' | 'storage'>): FileStorage {
+  const { storage } = config;
+  if (storage.driver === 's3') return new S3FileStorage({ client: createS3Client(storage.s3), bucket: storage.s3.bucket, keyPrefix: storage.s3.keyPrefix });
   return new LocalFileStorage(join(config.dataDir, 'files'));
 }
