@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyApiClient } from './support/key-api-client.js';
 import { startPaidTestApp, type PaidTestApp } from './support/paid-test-app.js';
+import { startTestApp } from './support/test-app.js';
 import { startS3TestServer, type S3TestServer } from './support/s3-test-server.js';
 import { convertFile, jobEnded } from './support/x402-jobs.js';
 
@@ -69,5 +70,16 @@ describe('the service on object storage (STORAGE_DRIVER=s3, s3rver)', () => {
     const refused = await keyApiClient(t.baseUrl).upload(Buffer.alloc(LIMIT + 100_000, 3), 'big.bin');
     expect(refused.status).toBe(413);
     expect(await s3.keys()).toEqual(before);
+  });
+
+  it('a store that refuses the upload is the service failing (500), not a malformed request (400)', async () => {
+    const broken = await startTestApp({ ...s3.env, S3_BUCKET: 'never-created' });
+    try {
+      const answer = await keyApiClient(broken.baseUrl).upload(png, 'photo.png');
+      expect(answer.status).toBe(500);
+      expect(await answer.text()).not.toContain('S3RVER');
+    } finally {
+      await broken.close();
+    }
   });
 });
