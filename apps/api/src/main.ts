@@ -9,9 +9,12 @@ import { announceDevChain } from './payments/announce-dev-chain.js';
 import { describePaymentMode } from './payments/describe-payment-mode.js';
 import { PaymentRails } from './payments/payment-rails.js';
 import { checkRedisReachable } from './queue/check-redis.js';
+import { checkBucketReachable } from './storage/check-bucket.js';
+import { storageDescription } from './storage/create-file-storage.js';
 import { serviceVersion } from './version.js';
 
 const REDIS_CHECK_TIMEOUT_MS = 5000;
+const BUCKET_CHECK_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
   const loaded = loadConfig(process.env, serviceVersion());
@@ -27,9 +30,14 @@ async function main(): Promise<void> {
     process.stderr.write(`fileshift: ${redisProblem}\n`);
     process.exit(69);
   }
+  const bucketProblem = config.storage.driver === 's3' ? await checkBucketReachable(config.storage.s3, BUCKET_CHECK_TIMEOUT_MS) : null;
+  if (bucketProblem) {
+    process.stderr.write(`fileshift: ${bucketProblem}\n`);
+    process.exit(69);
+  }
   const logger = createLogger(config);
   installProcessGuards(process, logger, (code) => process.exit(code));
-  logger.info({ database: databaseDescription(config), role: config.role }, 'starting');
+  logger.info({ database: databaseDescription(config), storage: storageDescription(config), role: config.role }, 'starting');
 
   let app: INestApplicationContext;
   if (config.role === 'worker') {

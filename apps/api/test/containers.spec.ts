@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ENGINE_DESCRIPTORS } from '@fileshift/converters';
-import { environmentSchema } from '../src/config/app-config.js';
+import { environmentSchema, loadConfig } from '../src/config/app-config.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const compose = parse(readFileSync(`${root}docker-compose.yml`, 'utf8'), { merge: true }) as {
-  services: Record<string, { environment?: Record<string, string>; healthcheck?: unknown; volumes?: string[]; build?: string; image?: string }>;
+  services: Record<string, { environment?: Record<string, string>; healthcheck?: unknown; volumes?: string[]; build?: string; image?: string; profiles?: string[] }>;
   volumes: Record<string, unknown>;
 };
 const dockerfile = readFileSync(`${root}Dockerfile`, 'utf8');
@@ -16,7 +16,8 @@ const dockerfile = readFileSync(`${root}Dockerfile`, 'utf8');
 /** No Docker engine runs here; these read the files the way Docker would and check what matters. */
 describe('container definitions', () => {
   it('compose runs PostgreSQL, Redis, an api and a separate worker, each with a health check', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['api', 'postgres', 'redis', 'worker']);
+    const always = Object.keys(compose.services).filter((name) => !compose.services[name]!.profiles);
+    expect(always.sort()).toEqual(['api', 'postgres', 'redis', 'worker']);
     for (const name of ['postgres', 'redis', 'api']) expect(compose.services[name]!.healthcheck).toBeDefined();
     expect(compose.services.api!.environment!.ROLE).toBe('api');
     expect(compose.services.worker!.environment!.ROLE).toBe('worker');
@@ -29,6 +30,22 @@ describe('container definitions', () => {
     expect(api.FACILITATOR_URL).toMatch(/^\$\{FACILITATOR_URL:\?.+\}$/);
     expect(api.X402_EVM_PAY_TO).toMatch(/^\$\{X402_EVM_PAY_TO:\?.+\}$/);
     expect(dockerfile).toMatch(/NODE_ENV=production/);
+  });
+
+  it('MinIO and its bucket are an opt-in profile; without the S3 variables the services keep files on their volume', () => {
+    expect(compose.services.minio!.profiles).toEqual(['s3']);
+    expect(compose.services['minio-bucket']!.profiles).toEqual(['s3']);
+    expect(compose.services.minio!.healthcheck).toBeDefined();
+    // What compose makes of `${NAME:-default}` with nothing set in the shell or .env but the required payment settings.
+    const required: Record<string, string> = { FACILITATOR_URL: 'https://facilitator.example', X402_EVM_PAY_TO: '0x000000000000000000000000000000000000dEaD' };
+    const interpolated = (environment: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(environment).map(([name, value]) => [name, value.replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1').replace(/\$\{([A-Z0-9_]+):\?[^}]*\}/g, (_, variable: string) => required[variable]!)]),
+      );
+    for (const service of ['api', 'worker']) {
+      const loaded = loadConfig(interpolated(compose.services[service]!.environment!), 'compose');
+      expect(loaded.ok && loaded.config.storage, service).toEqual({ driver: 'local' });
+    }
   });
 
   it('compose only sets variables the service knows', () => {

@@ -50,7 +50,51 @@ describe('loadConfig', () => {
     const refused = loadConfig({ METRICS_TOKEN: 'short secret' }, 'v');
     expect(refused.ok).toBe(false);
     if (refused.ok) return;
-    expect(refused.problems[0]).toMatch(/^METRICS_TOKEN: .*value not shown/);
+    expect(refused.problems[0]).toMatch(/^METRICS_TOKEN: .*value hidden/);
     expect(refused.problems[0]).not.toContain('short secret');
+  });
+
+  describe('storage', () => {
+    const s3 = { STORAGE_DRIVER: 's3', S3_BUCKET: 'fileshift', S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'AKIAEXAMPLE', S3_SECRET_ACCESS_KEY: 'do-not-print-me' };
+
+    it('keeps files on the local disk by default', () => {
+      const result = loadConfig({}, 'v');
+      expect(result.ok && result.config.storage).toEqual({ driver: 'local' });
+    });
+
+    it('reads the S3 settings; the endpoint is optional (AWS itself)', () => {
+      const result = loadConfig({ ...s3, S3_FORCE_PATH_STYLE: 'true', S3_KEY_PREFIX: 'prod/files' }, 'v');
+      expect(result.ok && result.config.storage).toEqual({
+        driver: 's3',
+        s3: { endpoint: undefined, region: 'us-east-1', bucket: 'fileshift', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'do-not-print-me', forcePathStyle: true, keyPrefix: 'prod/files' },
+      });
+    });
+
+    it('names each missing S3 setting on its own line', () => {
+      const result = loadConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'fileshift' }, 'v');
+      expect(!result.ok && result.problems.sort()).toEqual([
+        'S3_ACCESS_KEY_ID: is required with STORAGE_DRIVER=s3 (missing)',
+        'S3_REGION: is required with STORAGE_DRIVER=s3 (missing)',
+        'S3_SECRET_ACCESS_KEY: is required with STORAGE_DRIVER=s3 (missing)',
+      ]);
+    });
+
+    it('refuses S3 settings under the local driver (a forgotten STORAGE_DRIVER), without repeating the secret', () => {
+      const { STORAGE_DRIVER: _, ...settings } = s3;
+      const result = loadConfig(settings, 'v');
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.problems).toHaveLength(1);
+      expect(result.problems[0]).toMatch(/^STORAGE_DRIVER: S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY only apply with STORAGE_DRIVER=s3/);
+      expect(result.problems.join('\n')).not.toContain('do-not-print-me');
+    });
+
+    it('names a wrong endpoint, bucket or flag with what it got', () => {
+      const result = loadConfig({ ...s3, S3_ENDPOINT: 'ftp://minio', S3_BUCKET: 'Bad_Bucket', S3_FORCE_PATH_STYLE: 'yes' }, 'v');
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.problems.map((p) => p.split(':')[0]).sort()).toEqual(['S3_BUCKET', 'S3_ENDPOINT', 'S3_FORCE_PATH_STYLE']);
+      expect(result.problems.join('\n')).not.toContain('do-not-print-me');
+    });
   });
 });

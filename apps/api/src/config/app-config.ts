@@ -9,6 +9,12 @@ export type { PaymentMode, PaymentModeSource } from './payments-mode.js';
 
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
+export const STORAGE_DRIVERS = ['local', 's3'] as const;
+export type StorageDriver = (typeof STORAGE_DRIVERS)[number];
+const S3_REQUIRED = ['S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+const S3_VARIABLES = ['S3_ENDPOINT', ...S3_REQUIRED, 'S3_FORCE_PATH_STYLE', 'S3_KEY_PREFIX'] as const;
+/** Variables whose values a configuration problem never repeats. */
+const SECRET_VARIABLES = new Set(['S3_SECRET_ACCESS_KEY', 'FACILITATOR_AUTH_HEADERS', 'METRICS_TOKEN']);
 
 const port = z.coerce.number().int().min(0).max(65535);
 export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -31,6 +37,7 @@ const jsonHeaders = z.string().transform((text, context) => {
 const count = z.coerce.number().int().min(1).max(1_000_000_000);
 const uploadBytes = z.coerce.number().int().min(1).max(MAX_UPLOAD_BYTES);
 const atomicUnits = z.coerce.number().int().min(0).max(1_000_000_000);
+const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const url = (protocols: string[]) =>
   z
     .string()
@@ -54,6 +61,14 @@ export const environmentSchema = z.object({
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   SCRATCH_DIR: z.string().min(1).optional(),
+  STORAGE_DRIVER: z.enum(STORAGE_DRIVERS).default('local'),
+  S3_ENDPOINT: url(['http:', 'https:']).optional(),
+  S3_REGION: z.string().regex(/^[a-z0-9-]{2,40}$/, 'must be a region name such as us-east-1').optional(),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 lower-case letters, digits, "." or "-")').optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: flag.default(false),
+  S3_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/, 'must be path segments separated by "/", without a leading or trailing "/"').optional(),
   REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'letters, digits, ":", "_" or "-" only').default('fileshift'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -101,10 +116,25 @@ export const environmentSchema = z.object({
   /** Test-only fault injection (dev payments only): hold each paid job this long between settlement and its enqueue. */
   FAULT_PAUSE_BEFORE_ENQUEUE_MS: z.coerce.number().int().min(1).max(600_000).optional(),
 }).superRefine((env, context) => {
+  checkStorage(env, context);
   for (const problem of paymentModeProblems(env)) context.addIssue({ code: 'custom', path: [problem.variable], message: problem.message });
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
+
+/** With STORAGE_DRIVER=s3 the bucket, region and credentials are needed; S3 settings under the local driver are a forgotten STORAGE_DRIVER. */
+function checkStorage(env: { STORAGE_DRIVER: StorageDriver } & Partial<Record<(typeof S3_VARIABLES)[number], unknown>>, context: z.RefinementCtx): void {
+  if (env.STORAGE_DRIVER === 's3') {
+    for (const name of S3_REQUIRED) {
+      if (env[name] === undefined) context.addIssue({ code: 'custom', path: [name], message: 'is required with STORAGE_DRIVER=s3' });
+    }
+    return;
+  }
+  const set = S3_VARIABLES.filter((name) => name !== 'S3_FORCE_PATH_STYLE' && env[name] !== undefined);
+  if (set.length > 0) {
+    context.addIssue({ code: 'custom', path: ['STORAGE_DRIVER'], message: `${set.join(', ')} only apply with STORAGE_DRIVER=s3; files would stay on the local disk` });
+  }
+}
 
 export interface AppConfig {
   role: Role;
@@ -117,6 +147,7 @@ export interface AppConfig {
   dataDir: string;
   /** Where workers give each conversion its own scratch directory. */
   scratchDir: string;
+  storage: StorageConfig;
   redisUrl: string;
   queuePrefix: string;
   logLevel: Environment['LOG_LEVEL'];
@@ -138,6 +169,21 @@ export interface MetricsConfig {
   token?: string;
   /** Where a worker-only process (no HTTP server of its own) serves /metrics, on HOST. */
   workerPort: number;
+}
+
+/** Where uploaded and converted files live: under `dataDir`/files, or in an S3-compatible bucket. */
+export type StorageConfig = { driver: 'local' } | { driver: 's3'; s3: S3StorageConfig };
+
+export interface S3StorageConfig {
+  /** Absent for AWS itself; the store's URL for MinIO, R2 and the like. */
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+  /** Objects live under `<keyPrefix>/` when set, so deployments can share a bucket. */
+  keyPrefix?: string;
 }
 
 /** What a worker process runs: which engine classes' queues, how many at once, and its warm pools. */
@@ -194,7 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
-      const shown = present[name] === undefined ? 'missing' : name === 'METRICS_TOKEN' ? 'value not shown: it is a secret' : `got ${JSON.stringify(present[name])}`;
+      const shown = present[name] === undefined ? 'missing' : SECRET_VARIABLES.has(name) ? 'value hidden' : `got ${JSON.stringify(present[name])}`;
       return `${name}: ${issue.message} (${shown})`;
     });
     return { ok: false, problems };
@@ -212,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
       databaseUrl: e.DATABASE_URL,
       dataDir: e.DATA_DIR,
       scratchDir: e.SCRATCH_DIR ?? join(e.DATA_DIR, 'scratch'),
+      storage: storageConfig(e),
       redisUrl: e.REDIS_URL,
       queuePrefix: e.QUEUE_PREFIX,
       logLevel: e.LOG_LEVEL,
@@ -256,6 +303,23 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
         faultPauseBeforeEnqueueMs: e.FAULT_PAUSE_BEFORE_ENQUEUE_MS,
       },
       version,
+    },
+  };
+}
+
+function storageConfig(e: Environment): StorageConfig {
+  if (e.STORAGE_DRIVER === 'local') return { driver: 'local' };
+  // checkStorage made sure the required ones are present.
+  return {
+    driver: 's3',
+    s3: {
+      endpoint: e.S3_ENDPOINT,
+      region: e.S3_REGION!,
+      bucket: e.S3_BUCKET!,
+      accessKeyId: e.S3_ACCESS_KEY_ID!,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+      keyPrefix: e.S3_KEY_PREFIX,
     },
   };
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { cleanFileName } from '../http/file-name.js';
 import { MAX_UPLOAD_BYTES } from '../payments/pricing.js';
-import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
+import { FILE_STORAGE, type FileStorage, StorageBackendError } from '../storage/file-storage.js';
 import { FileTooLargeError, putMetered, type StoredFile } from '../storage/metered-put.js';
 import { UploadError, UploadErrorCode } from './upload.error.js';
 
@@ -43,9 +43,9 @@ export class UploadReader {
       if (error instanceof FileTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE') {
         throw new UploadError(UploadErrorCode.TooLarge, `The file exceeds the maximum upload size of ${maxBytes} bytes.`, { max_bytes: maxBytes });
       }
-      // Our own I/O failing (disk full, permissions) is ours: a 500. Anything else came from parsing the client's
-      // body (Fastify's limits, or the multipart parser's plain errors such as "Unexpected end of multipart data").
-      if ((error as { syscall?: string }).syscall) throw error;
+      // Our own I/O failing (disk full, permissions, the object store) is ours: a 500. Anything else came from parsing
+      // the client's body (Fastify's limits, or the multipart parser's plain errors such as "Unexpected end of multipart data").
+      if ((error as { syscall?: string }).syscall || error instanceof StorageBackendError) throw error;
       throw new UploadError(UploadErrorCode.Malformed, 'The multipart body is malformed or has too many parts.');
     }
     return upload;

@@ -5,8 +5,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type FileStorage, StoredFileMissingError } from './file-storage.js';
-
-const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
+import { assertStorageKey } from './storage-key.js';
 
 /**
  * Files under one directory. Keys are validated so none can reach outside it, and a put writes a
@@ -55,7 +54,7 @@ export class LocalFileStorage implements FileStorage {
   }
 
   private pathOf(key: string): string {
-    if (!KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) throw new Error(`invalid storage key ${JSON.stringify(key)}`);
+    assertStorageKey(key);
     const path = join(this.root, key);
     if (!path.startsWith(this.root + sep)) throw new Error(`storage key escapes the root: ${key}`);
     return path;
