@@ -19,6 +19,9 @@ export function sendError(exception: unknown, request: FastifyRequest, reply: Fa
   if (exception instanceof ApiErrorException) {
     for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
   }
+  // Answered before the request's body was read to its end (an upload refused mid-stream): the rest is never read, so
+  // the connection closes after the answer. Kept open, it would stall a client still sending into a full socket.
+  if (!request.raw.complete) reply.header('Connection', 'close');
   void reply.status(error.status).type('application/json; charset=utf-8').send(errorBodyFor(api, error));
 }
 
