@@ -60,9 +60,17 @@ export class ConversionCatalogue {
   }
 }
 
-/** Pure: the conversions a set of workers offers. */
+const ENGINE_CLASS = new Map(ENGINE_DESCRIPTORS.map((descriptor) => [descriptor.id, descriptor.engineClass]));
+
+/**
+ * Pure: the conversions a set of workers offers. An engine counts on a worker that serves its engine class:
+ * a worker started for images only (`WORKER_QUEUES=images`) may well have LibreOffice installed, but no queue
+ * of it runs documents, so its LibreOffice offers nothing. (A plan of one class may take a step on an engine
+ * of another, e.g. poppler then sharp for pdf → webp; such a plan is offered when some worker serves each
+ * engine's class, and runs on a worker of the plan's class that has every engine.)
+ */
 export function liveConversions(workers: readonly WorkerCapabilities[]): LiveConversions {
-  const engines = new Set(workers.flatMap((worker) => worker.engines));
+  const engines = new Set(workers.flatMap((worker) => worker.engines.filter((engine) => worker.queues.some((queue) => queue === ENGINE_CLASS.get(engine)))));
   const graph = new ConversionGraph(ENGINE_DESCRIPTORS.filter((descriptor) => engines.has(descriptor.id)));
   const canRun = (plan: ConversionPlan) =>
     workers.some((worker) => worker.queues.includes(plan.engineClass) && plan.steps.every((step) => worker.engines.includes(step.engine)));
