@@ -22,7 +22,7 @@
  * one, and its commandstats count every client of that server (said in the output).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -112,7 +112,17 @@ const database = await createBenchDatabase();
 const QUEUE_PREFIX = `bench-${database.name}`;
 const admin = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
 await admin.connect();
-const common = { DATABASE_URL: database.url, REDIS_URL: redisUrl, QUEUE_PREFIX, LOG_LEVEL: 'info' };
+/** The worker knobs, passed on from the bench's environment when set (to try them on a bigger machine). */
+const KNOBS = ['WORKER_CONCURRENCY_IMAGES', 'WORKER_CONCURRENCY_DOCUMENTS', 'LIBREOFFICE_POOL_SIZE'] as const;
+const knobs = Object.fromEntries(KNOBS.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])));
+const common = { DATABASE_URL: database.url, REDIS_URL: redisUrl, QUEUE_PREFIX, LOG_LEVEL: 'info', ...knobs };
+
+/** The machine's busy and total CPU time (all cores, /proc/stat ticks): how much of the CPUs a run used, whoever used it. */
+function cpuTicks(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return { busy: total - fields[3]! - fields[4]!, total }; // idle and iowait
+}
 
 async function commandStats(): Promise<Map<string, number>> {
   const stats = new Map<string, number>();
@@ -153,7 +163,7 @@ async function runJobs(service: BuiltService, engineClass: EngineClass, count: n
   return (performance.now() - started) / 1000;
 }
 
-interface Run { engineClass: EngineClass; workers: number; jobs: number; seconds: number; redis: Map<string, number>; pg: PgStats }
+interface Run { engineClass: EngineClass; workers: number; jobs: number; seconds: number; cpuBusy: number; redis: Map<string, number>; pg: PgStats }
 /** The API and `count` workers of one class: warm-up, settle, the measured jobs, then everything stopped. */
 async function measure(engineClass: EngineClass, count: number): Promise<Run> {
   const services: BuiltService[] = [];
@@ -170,14 +180,16 @@ async function measure(engineClass: EngineClass, count: number): Promise<Run> {
     await runJobs(apiService, engineClass, engineClass.warmUpPerWorker * count, clients);
     await new Promise((resolve) => setTimeout(resolve, PG_STATS_SETTLE_MS));
     const [redisBefore, pgBefore] = [await commandStats(), await pgStats()];
+    const cpuBefore = cpuTicks();
     const seconds = await runJobs(apiService, engineClass, engineClass.jobs, clients);
+    const cpuAfter = cpuTicks();
     const redisAfter = await commandStats();
     await Promise.all(services.splice(0).map((service) => service.stop())); // exiting backends flush their statistics
     const pgAfter = await pgStats();
     const redisDelta = new Map<string, number>();
     for (const [command, calls] of redisAfter) if (command !== 'info') redisDelta.set(command, calls - (redisBefore.get(command) ?? 0));
     const pgDelta = Object.fromEntries(Object.keys(pgAfter).map((key) => [key, pgAfter[key as keyof PgStats] - pgBefore[key as keyof PgStats]])) as unknown as PgStats;
-    return { engineClass, workers: count, jobs: engineClass.jobs, seconds, redis: redisDelta, pg: pgDelta };
+    return { engineClass, workers: count, jobs: engineClass.jobs, seconds, cpuBusy: (cpuAfter.busy - cpuBefore.busy) / (cpuAfter.total - cpuBefore.total), redis: redisDelta, pg: pgDelta };
   } finally {
     await Promise.all(services.map((service) => service.stop()));
   }
@@ -187,17 +199,18 @@ const pad = (text: string | number, width: number) => String(text).padStart(widt
 try {
   console.log(`capacity: ${cpus().length} cores (${availableParallelism()} available), ${cpus()[0]?.model ?? 'unknown CPU'}`);
   console.log(`one API process + N worker processes (each its own DATA_DIR), key API upload + convert, ${clientsPerWorker} callers in flight per worker`);
+  console.log(`worker settings: ${Object.keys(knobs).length > 0 ? Object.entries(knobs).map(([name, value]) => `${name}=${value}`).join(' ') : 'defaults (WORKER_CONCURRENCY_IMAGES 2, LIBREOFFICE_POOL_SIZE half the cores, 1 to 4)'}`);
   console.log(`Redis: ${redisIsolated ? "the bench's own redis-server (commandstats count only this bench)" : `${redisUrl} (commandstats count every client of that server)`}; PostgreSQL: pg_stat_database of ${database.name}`);
   for (const engineClass of classes) {
     console.log(`\n${engineClass.queue}: ${engineClass.pair}, ${engineClass.jobs} jobs after a warm-up of ${engineClass.warmUpPerWorker} per worker`);
     const runs: Run[] = [];
-    console.log('  workers    jobs   seconds    jobs/s   speed-up vs 1');
+    console.log('  workers    jobs   seconds    jobs/s   speed-up vs 1   CPUs busy (all processes)');
     for (const count of workerCounts) {
       const run = await measure(engineClass, count);
       runs.push(run);
       const rate = run.jobs / run.seconds;
       const baseline = runs[0]!.jobs / runs[0]!.seconds;
-      console.log(`  ${pad(count, 7)} ${pad(run.jobs, 7)} ${pad(run.seconds.toFixed(2), 9)} ${pad(rate.toFixed(1), 9)} ${pad(`${(rate / baseline).toFixed(2)}×`, 10)}`);
+      console.log(`  ${pad(count, 7)} ${pad(run.jobs, 7)} ${pad(run.seconds.toFixed(2), 9)} ${pad(rate.toFixed(1), 9)} ${pad(`${(rate / baseline).toFixed(2)}×`, 10)} ${pad(`${(run.cpuBusy * 100).toFixed(0)} %`, 15)}`);
     }
     console.log('  per completed job:');
     console.log('  workers | Redis commands (most called)                                   | PG commits rollbacks | rows inserted updated deleted fetched returned');
