@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from '@fileshift/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BuiltHttpServer, startBuiltHttpServer, UNFUNDED_KEY } from './support/built-http-server.js';
+import { startIdleHttpServer } from './support/built-http-server.js';
 import { node22, runServerScenario } from './support/conformance-suite.js';
 
 /**
@@ -18,25 +14,16 @@ const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'server-sse-multip
 const node = node22();
 
 describe('MCP conformance suite (server scenarios) against the built server over Streamable HTTP', () => {
-  let server: BuiltHttpServer;
-  let dir: string;
+  let server: Awaited<ReturnType<typeof startIdleHttpServer>>;
   let url: string;
   beforeAll(async () => {
     if (!node) console.error('\n*** NODE 22 MISSING: the conformance suite needs Node >= 22 (npm test installs it with tools/engines/ensure-node22.sh); this test FAILS without it. ***\n');
-    dir = mkdtempSync(join(tmpdir(), 'mcp-conformance-server-'));
     // No service behind it: none of these scenarios calls a tool.
-    const port = await freePort();
-    server = await startBuiltHttpServer(['--http', String(port)], {
-      FILESHIFT_URL: 'http://127.0.0.1:9',
-      FILESHIFT_WALLET_PRIVATE_KEY: UNFUNDED_KEY,
-      FILESHIFT_OUTPUT_DIR: join(dir, 'out'),
-      FILESHIFT_LEDGER: join(dir, 'ledger.jsonl'),
-    });
-    url = `http://127.0.0.1:${port}/mcp`;
+    server = await startIdleHttpServer();
+    url = server.url;
   });
   afterAll(async () => {
     await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('has a Node 22 to run the suite on', () => {

@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from '@fileshift/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BuiltHttpServer, startBuiltHttpServer, UNFUNDED_KEY } from './support/built-http-server.js';
+import { startIdleHttpServer } from './support/built-http-server.js';
 
 /** Every `type` keyword in a schema, wherever it sits. */
 function typeKeywords(node: unknown): unknown[] {
@@ -16,21 +12,13 @@ function typeKeywords(node: unknown): unknown[] {
 }
 
 describe('the built server speaks MCP as the specification asks (over Streamable HTTP)', () => {
-  let server: BuiltHttpServer;
-  let dir: string;
+  let server: Awaited<ReturnType<typeof startIdleHttpServer>>;
   let url: string;
   let client: Client;
   let transport: StreamableHTTPClientTransport;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mcp-protocol-'));
-    const port = await freePort();
-    server = await startBuiltHttpServer(['--http', String(port)], {
-      FILESHIFT_URL: 'http://127.0.0.1:9',
-      FILESHIFT_WALLET_PRIVATE_KEY: UNFUNDED_KEY,
-      FILESHIFT_OUTPUT_DIR: join(dir, 'out'),
-      FILESHIFT_LEDGER: join(dir, 'ledger.jsonl'),
-    });
-    url = `http://127.0.0.1:${port}/mcp`;
+    server = await startIdleHttpServer();
+    url = server.url;
     client = new Client({ name: 'protocol-test', version: '1.0.0' });
     transport = new StreamableHTTPClientTransport(new URL(url));
     await client.connect(transport);
@@ -38,7 +26,6 @@ describe('the built server speaks MCP as the specification asks (over Streamable
   afterAll(async () => {
     await client?.close();
     await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it(`negotiates the latest protocol version the SDK knows (${LATEST_PROTOCOL_VERSION})`, () => {

@@ -1,5 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@fileshift/testing';
 
 export const BUILT_SERVER = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
@@ -32,6 +36,32 @@ export async function startBuiltHttpServer(args: string[], env: Record<string, s
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
+    },
+  };
+}
+
+/**
+ * The built server over Streamable HTTP on a free port, with no service behind it and a wallet that never
+ * pays: for protocol tests that call no tool. `stop` also removes its output directory and ledger.
+ */
+export async function startIdleHttpServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-idle-server-'));
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  const port = await freePort();
+  const server = await startBuiltHttpServer(['--http', String(port)], {
+    FILESHIFT_URL: 'http://127.0.0.1:9',
+    FILESHIFT_WALLET_PRIVATE_KEY: UNFUNDED_KEY,
+    FILESHIFT_OUTPUT_DIR: join(dir, 'out'),
+    FILESHIFT_LEDGER: join(dir, 'ledger.jsonl'),
+  }).catch((error: unknown) => {
+    removeDir();
+    throw error;
+  });
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    stop: async () => {
+      await server.stop();
+      removeDir();
     },
   };
 }
