@@ -87,7 +87,7 @@ export function sniffCode(text: string): ContentGuess | undefined {
   if (scores.has('cpp')) scores.set('cpp', scores.get('cpp')! + (scores.get('c') ?? 0));
 
   const [best, score] = [...scores.entries()].sort((a, b) => b[1] - a[1])[0] ?? [];
-  if (best && score! >= CLAIM) return { format: best, confidence: Math.min(0.9, 0.55 + score! * 0.04), reason: `${best} source (${describe(best, style)})` };
+  if (best && score! >= CLAIM) return { format: best, confidence: Math.min(0.9, 0.55 + score! * 0.04), reason: `${best} source (its statements${style ? `, after a ${style} comment` : ''})` };
   if (style && isOnlyComment(text, style)) {
     // What the comment hints at (a weak feature, a file it names), else the language that most often opens so.
     const named = namedFile(text);
@@ -121,10 +121,6 @@ function languageNamedIn(text: string): Language | undefined {
 function namedFile(text: string): string | undefined {
   const extension = /\b[\w-]+\.([a-z]{1,4})\b/.exec(text)?.[1];
   return extension ? formatByExtension(extension)?.id : undefined;
-}
-
-function describe(language: Language, style: CommentStyle | undefined): string {
-  return style ? `its statements, after a ${style} comment` : `its statements`;
 }
 
 /** How the header's first non-blank line opens a comment, if it does. */

@@ -82,8 +82,9 @@ export function sniffText(text: string): ContentGuess {
   // Code is claimed early when it opens with a /*, // or -- comment (no prose or data format does), or
   // shows its statements clearly outside a Markdown code fence.
   const code = sniffCode(trimmed);
+  const markdown = markdownScore(text);
   const commentStyle = leadingCommentStyle(trimmed);
-  if (code && ((commentStyle && commentStyle !== 'hash') || (code.confidence >= CLEAR_CODE && !/^```/m.test(trimmed) && (markdownScore(text) < 2 || code.confidence >= UNMISTAKABLE_CODE)))) return code;
+  if (code && ((commentStyle && commentStyle !== 'hash') || (code.confidence >= CLEAR_CODE && !/^```/m.test(trimmed) && (markdown < 2 || code.confidence >= UNMISTAKABLE_CODE)))) return code;
   const table = sniffTable(lines) ?? raggedTable(lines) ?? headerRowOnly(text);
   if (table) return table;
   if (/^={1,5} \S/.test(trimmed)) return guess('adoc', 0.8, 'AsciiDoc title');
@@ -101,7 +102,7 @@ export function sniffText(text: string): ContentGuess {
   if (trimmed.startsWith('---\n') || trimmed.startsWith('---\r\n') || ((keyLines >= 2 || documentMarker) && yamlLines(lines) >= lines.length * 0.6)) {
     return guess('yaml', 0.75, 'YAML mapping lines');
   }
-  if (markdownScore(text) >= 2) return guess('md', 0.8, 'Markdown headings, lists or links');
+  if (markdown >= 2) return guess('md', 0.8, 'Markdown headings, lists or links');
   if (code) return code;
   return guess('txt', 0.6, 'plain text');
 }
