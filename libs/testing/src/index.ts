@@ -1,1 +1,4 @@
-export { type DevChainFacts, freePort, type LiveService, startLiveService } from './live-service.js';
+export { API_DIST, createApiKeyWithCli } from './api-key-cli.js';
+export { type DevChainFacts, type LiveService, startLiveService } from './live-service.js';
+export { tinyPng, toneWav } from './samples.js';
+export { createTestDatabase, dropRedisKeys, freePort, TEST_POSTGRES_URL, TEST_REDIS_URL, type TestDatabase, uniqueQueuePrefix } from './test-stores.js';

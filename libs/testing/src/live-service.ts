@@ -3,19 +3,12 @@
  * child process in dev mode (its own anvil chain with real settlement), on its own PostgreSQL
  * database, BullMQ prefix and data directory, all removed by stop().
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
-import pg from 'pg';
-
-const API_DIST = fileURLToPath(new URL('../../../apps/api/dist/', import.meta.url));
-const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { API_DIST, createApiKeyWithCli } from './api-key-cli.js';
+import { createTestDatabase, dropRedisKeys, freePort, TEST_REDIS_URL, uniqueQueuePrefix } from './test-stores.js';
 
 export interface DevChainFacts {
   rpcUrl: string;
@@ -39,17 +32,16 @@ export interface LiveService {
 
 export async function startLiveService(env: Record<string, string> = {}): Promise<LiveService> {
   if (!existsSync(join(API_DIST, 'main.js'))) throw new Error(`${API_DIST}main.js is missing: build the api first (npx nx run api:build)`);
-  const database = `fileshift_client_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE "${database}"`);
-  const databaseUrl = Object.assign(new URL(POSTGRES_URL), { pathname: `/${database}` }).toString();
+  const database = await createTestDatabase('fileshift_client');
+  const databaseUrl = database.url;
   const dataDir = mkdtempSync(join(tmpdir(), 'fileshift-client-test-'));
-  const prefix = `fsclient-${randomBytes(5).toString('hex')}`;
+  const prefix = uniqueQueuePrefix('fsclient');
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [join(API_DIST, 'main.js')], {
     env: {
       PATH: process.env.PATH ?? '',
       DATABASE_URL: databaseUrl,
-      REDIS_URL,
+      REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: prefix,
       DATA_DIR: dataDir,
       PORT: String(port),
@@ -68,7 +60,7 @@ export async function startLiveService(env: Record<string, string> = {}): Promis
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
-    await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await database.drop();
     await dropRedisKeys(prefix);
     rmSync(dataDir, { recursive: true, force: true });
   };
@@ -87,52 +79,11 @@ export async function startLiveService(env: Record<string, string> = {}): Promis
       databaseUrl,
       devChain: wellKnown.devChain,
       output: () => output,
-      createApiKey(name) {
-        const run = spawnSync(process.execPath, [join(API_DIST, 'apikey.js'), 'create', '--name', name], { env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
-        const key = /\(shown once, store it now\): (fsk_\S+)/.exec(run.stdout)?.[1];
-        if (!key) throw new Error(`apikey create failed: ${run.stderr}`);
-        return key;
-      },
+      createApiKey: (name) => createApiKeyWithCli(databaseUrl, name),
       stop,
     };
   } catch (error) {
     await stop();
     throw error;
   }
-}
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-async function dropRedisKeys(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** A TCP port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -61,33 +61,4 @@ export function countingSigner<Account extends { signTypedData: (...args: never[
   return { account: counted, signatures: () => signatures };
 }
 
-/** A small real PNG (8×8, solid green), made with sharp once and kept as bytes. */
-export function tinyPng(): Uint8Array {
-  return Uint8Array.from(
-    Buffer.from(
-      '89504e470d0a1a0a0000000d49484452000000080000000808020000004b6d29dc0000000970485973000003e8000003e801b57b526b' +
-        '00000010494441540899636058c5801d0d2d09009bb82a81ec41172b0000000049454e44ae426082',
-      'hex',
-    ),
-  );
-}
-
-/** `seconds` of a 440 Hz tone, 8 kHz mono 16-bit, as a WAV file. */
-export function toneWav(seconds = 1): Uint8Array {
-  const samples = 8000 * seconds;
-  const buffer = Buffer.alloc(44 + samples * 2);
-  buffer.write('RIFF', 0);
-  buffer.writeUInt32LE(36 + samples * 2, 4);
-  buffer.write('WAVEfmt ', 8);
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(1, 20);
-  buffer.writeUInt16LE(1, 22);
-  buffer.writeUInt32LE(8000, 24);
-  buffer.writeUInt32LE(16000, 28);
-  buffer.writeUInt16LE(2, 32);
-  buffer.writeUInt16LE(16, 34);
-  buffer.write('data', 36);
-  buffer.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) buffer.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)), 44 + i * 2);
-  return Uint8Array.from(buffer);
-}
+export { tinyPng, toneWav } from '@fileshift/testing';
