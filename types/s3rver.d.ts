@@ -1,4 +1,4 @@
-// s3rver ships no types; this is the part of its API the tests use.
+// s3rver ships no types; this is the part of its API our tests use (apps/api, apps/stack-tests include it).
 declare module 's3rver' {
   import type { Server } from 'node:http';
   import type { AddressInfo } from 'node:net';
