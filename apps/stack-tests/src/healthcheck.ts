@@ -7,14 +7,14 @@ import type { ServiceProcess } from './service-process.js';
  * Runs a service's compose health check (its `CMD` form, here with `node` the running Node) in the
  * process's environment until it passes, as compose does before it starts what depends on it.
  */
-export async function waitUntilHealthy(service: ComposeService, process_: ServiceProcess, env: Record<string, string>, timeoutMs = 90_000): Promise<void> {
+export async function waitUntilHealthy(service: ComposeService, started: ServiceProcess, env: Record<string, string>, timeoutMs = 90_000): Promise<void> {
   const [form, command, ...args] = service.healthcheck?.test ?? [];
-  if (form !== 'CMD' || command !== 'node') throw new Error(`${process_.name}: its health check must be a CMD run by node, not ${JSON.stringify(service.healthcheck?.test)}`);
+  if (form !== 'CMD' || command !== 'node') throw new Error(`${started.name}: its health check must be a CMD run by node, not ${JSON.stringify(service.healthcheck?.test)}`);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (!process_.running) throw new Error(process_.describeExit());
+    if (!started.running) throw new Error(started.describeExit());
     if ((await exitCodeOf(process.execPath, args, env)) === 0) return;
-    if (Date.now() > deadline) throw new Error(`${process_.name} was not healthy within ${timeoutMs / 1000} s:\n${process_.output()}`);
+    if (Date.now() > deadline) throw new Error(`${started.name} was not healthy within ${timeoutMs / 1000} s:\n${started.output()}`);
     await sleep(250);
   }
 }

@@ -72,10 +72,10 @@ export async function startStackAsProcesses(composeFile: string, envFile: string
     };
 
     // The APIs first: the first to reach the dev chain deploys its token, as in compose.
-    const apis = apiPorts.map((port, index) => startService(`api-${index + 1}`, api, environmentOf(api, { PORT: String(port) }), cleanups));
+    const apis = apiPorts.map((port, index) => startService(`api-${index + 1}`, environmentOf(api, { PORT: String(port) }), cleanups));
     await Promise.all(apis.map(({ process: started, env }) => waitUntilHealthy(api, started, env)));
     const worker = service(compose, 'worker');
-    const workers = await Promise.all(replicasOf(worker).map(async (_, index) => startService(`worker-${index + 1}`, worker, environmentOf(worker, { METRICS_PORT: String(await freePort()) }), cleanups)));
+    const workers = await Promise.all(replicasOf(worker).map(async (_, index) => startService(`worker-${index + 1}`, environmentOf(worker, { METRICS_PORT: String(await freePort()) }), cleanups)));
     await Promise.all(workers.map(({ process: started, env }) => waitUntilHealthy(worker, started, env)));
 
     return { baseUrl: gateway.url, apiKey: createApiKeyWithCli(database.url, 'stack-tests'), requestsPerApi: () => gateway.requestsPerUpstream(), stop };
@@ -110,7 +110,7 @@ function withAddresses(environment: Record<string, string>, addresses: Record<st
   );
 }
 
-function startService(name: string, of: ComposeService, env: Record<string, string>, cleanups: Cleanups) {
+function startService(name: string, env: Record<string, string>, cleanups: Cleanups) {
   const started = ServiceProcess.start(name, process.execPath, [join(API_DIST, 'main.js')], env);
   cleanups.push(() => started.stop());
   return { process: started, env };
