@@ -24,7 +24,9 @@ export class RateLimitStore implements OnModuleDestroy {
   private readonly redis: Redis;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.redis = new Redis({ ...redisOptionsFromUrl(config.redisUrl), enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+    // Auto-pipelining sends the hits of every request counted in one event-loop turn in one write, and reads their
+    // answers in one read: under load a round trip to Redis per request would cost more than the request's own work.
+    this.redis = new Redis({ ...redisOptionsFromUrl(config.redisUrl), enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, enableAutoPipelining: true });
     this.redis.on('error', () => undefined);
   }
 
