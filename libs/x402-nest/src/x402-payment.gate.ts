@@ -204,9 +204,9 @@ export class X402PaymentGate {
     const offered = await this.challenges.get(`${route.name}\n${adapter.priceAtomic}\n${adapter.getUrl()}`, () => this.offer(server, context));
     // Not a challenge (a status other than 402): answered as it came, never cached.
     if (!offered) return this.refusal((await this.unpaidAnswer(server, context)).response);
-    if (error === undefined) return new X402PaymentRequiredException(offered.challenge, offered.headers);
+    if (error === undefined) return X402PaymentRequiredException.withoutStack(offered.challenge, offered.headers);
     const challenge = { ...offered.challenge, error };
-    return new X402PaymentRequiredException(challenge, { ...offered.headers, 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(challenge) });
+    return X402PaymentRequiredException.withoutStack(challenge, { ...offered.headers, 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(challenge) });
   }
 
   /** What `@x402/core` answers an unpaid request: its challenge, undefined when it answers something else. */
