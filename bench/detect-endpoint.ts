@@ -89,7 +89,8 @@ try {
 /** One request to each endpoint first: the load must measure the right answer, not a fast error. */
 async function checkAnswers(targets: readonly LoadTarget[]): Promise<void> {
   for (const target of targets) {
-    const response = await fetch(target.url, { method: target.method, headers: target.headers, body: target.body });
+    const body = Buffer.isBuffer(target.body) ? new Uint8Array(target.body) : target.body;
+    const response = await fetch(target.url, { method: target.method, headers: target.headers, body });
     const text = await response.text();
     if (response.status !== target.expectedStatus) throw new Error(`${target.label}: HTTP ${response.status} ${text}`);
     if (target.expectedStatus === 402 && !(response.headers.get('payment-required') && JSON.parse(text).accepts?.length)) {

@@ -34,8 +34,9 @@ export async function requestsPerSecond(target: LoadTarget, seconds: number): Pr
     ...(target.headers ? { headers: target.headers } : {}),
     ...(target.body !== undefined ? { body: target.body } : {}),
   });
-  const expected = result.statusCodeStats[String(target.expectedStatus) as keyof typeof result.statusCodeStats]?.count ?? 0;
-  const others = Object.entries(result.statusCodeStats).filter(([status]) => status !== String(target.expectedStatus));
+  const statuses: Record<string, { count?: number }> = result.statusCodeStats ?? {};
+  const expected = statuses[String(target.expectedStatus)]?.count ?? 0;
+  const others = Object.entries(statuses).filter(([status]) => status !== String(target.expectedStatus));
   if (others.length > 0 || result.errors > 0 || result.timeouts > 0 || expected === 0) {
     const seen = others.map(([status, { count }]) => `${count}× ${status}`).join(', ') || 'none';
     throw new Error(`${target.label}: ${expected} answers ${target.expectedStatus}, others: ${seen}, ${result.errors} errors, ${result.timeouts} timeouts`);
