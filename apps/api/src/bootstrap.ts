@@ -44,12 +44,15 @@ export async function createHttpApp(config: AppConfig, logger: Logger): Promise<
   const fastify = app.getHttpAdapter().getInstance();
   // An Expect other than 100-continue: Node would answer 417 itself, with no body.
   app.getHttpServer().on('checkExpectation', answerUnmetExpectation);
-  fastify.addHook('onRequest', async (request, reply) => {
+  // Hooks that never wait take Fastify's callback form: an async hook costs a promise on every request.
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   const metrics = app.get(ServiceMetrics);
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
     metrics.httpAnswered(apiOfFastifyRequest(request), matchedRoutePattern(request), reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   allowCrossOrigin(fastify, config.corsAllowedOrigins);
   // Binary bodies (the key API's detect_file_type) arrive as a Buffer; each route bounds its size.

@@ -1,8 +1,7 @@
-import { applyDecorators, SetMetadata, UseFilters, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseFilters } from '@nestjs/common';
 import type { PaidRoute } from './x402-payment.gate.js';
 import { PAID_ROUTE_METADATA } from './paid-route.metadata.js';
 import { X402ChallengeFilter } from './x402-challenge.filter.js';
-import { X402Interceptor } from './x402.interceptor.js';
 
 export { PAID_ROUTE_METADATA };
 
@@ -17,5 +16,5 @@ export interface PaidOptions extends PaidRoute {
  * is answered in the x402 shape.
  */
 export function Paid(options: PaidOptions): MethodDecorator {
-  return applyDecorators(SetMetadata(PAID_ROUTE_METADATA, options), UseInterceptors(X402Interceptor), UseFilters(X402ChallengeFilter));
+  return applyDecorators(SetMetadata(PAID_ROUTE_METADATA, options), UseFilters(X402ChallengeFilter));
 }

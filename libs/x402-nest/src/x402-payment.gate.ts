@@ -14,6 +14,7 @@ import type { PaymentPayload } from '@x402/core/types';
 import { HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AcceptedPayment } from './accepted-payment.js';
+import { ChallengeCache, type OfferedChallenge } from './challenge-cache.js';
 import { FastifyHttpAdapter } from './fastify-http.adapter.js';
 import { type PaymentLedger, PaymentReplayError } from './payment-ledger.js';
 import { encodeHeader, readPaymentHeader, upgradeV1Payment } from './payment-header.js';
@@ -58,6 +59,11 @@ export type SettlementOutcome = 'settled' | 'refused' | 'unavailable';
  */
 export class X402PaymentGate {
   private readonly routeServers = new Map<string, Promise<x402HTTPResourceServer>>();
+  /**
+   * An unpaid request's challenge depends only on its route, its price and its resource URL: the route servers
+   * have no hooks or extensions, and the `exact` scheme adds nothing per request (no nonce, no timestamp).
+   */
+  private readonly challenges = new ChallengeCache();
 
   constructor(private readonly options: X402GateOptions) {
     if (options.accepts.length === 0) throw new Error('X402PaymentGate needs at least one accepted payment');
@@ -86,14 +92,15 @@ export class X402PaymentGate {
     let payload: PaymentPayload;
     switch (presented.kind) {
       case 'none':
-        throw await this.challenge(server, context());
+        throw await this.challenge(server, context(), route);
       case 'malformed':
-        throw await this.challenge(server, context(), presented.reason);
+        throw await this.challenge(server, context(), route, presented.reason);
       case 'v1': {
-        const offered = await this.challenge(server, context());
+        const offered = await this.challenge(server, context(), route);
+        if (!(offered instanceof X402PaymentRequiredException)) throw offered;
         const upgraded = upgradeV1Payment(presented, offered.challenge.accepts);
         if (!upgraded) {
-          throw await this.challenge(server, context(), `unsupported_network: no "${presented.scheme}" payment accepted on ${presented.network}`);
+          throw await this.challenge(server, context(), route, `unsupported_network: no "${presented.scheme}" payment accepted on ${presented.network}`);
         }
         payload = upgraded;
         break;
@@ -109,7 +116,7 @@ export class X402PaymentGate {
       this.options.ledger.wasPresented(payload.accepted.network, paymentNonce(payload)),
       this.unlessUnavailable(() => server.processHTTPRequest(context(paymentHeader)), 'verify'),
     ]);
-    if (presentedBefore) throw await this.challenge(server, context(), REPLAY_REASON);
+    if (presentedBefore) throw await this.challenge(server, context(), route, REPLAY_REASON);
     if (verified.type === 'payment-error') throw this.refusal(verified.response);
     if (verified.type !== 'payment-verified') throw new Error(`route ${route.name} is not protected`);
     const { paymentPayload, paymentRequirements, declaredExtensions } = verified;
@@ -146,7 +153,7 @@ export class X402PaymentGate {
           // The reason is a code the client can act on; the facilitator's message may quote its libraries
           // (an RPC URL, a request body), so it goes to our log only.
           if (settlement.errorMessage) this.options.onError?.(`settlement of payment ${recordId} refused (${settlement.errorReason})`, new Error(settlement.errorMessage));
-          throw await this.challenge(server, context(), `settlement_failed: ${settlement.errorReason}`);
+          throw await this.challenge(server, context(), route, `settlement_failed: ${settlement.errorReason}`);
         }
         this.options.onSettlement?.(route.name, 'settled');
         // The money moved: the record must follow, even through a short database outage.
@@ -185,20 +192,33 @@ export class X402PaymentGate {
       });
     } catch (error) {
       if (error instanceof PaymentReplayError) {
-        throw await this.challenge(server, context, REPLAY_REASON);
+        throw await this.challenge(server, context, route, REPLAY_REASON);
       }
       throw error;
     }
   }
 
   /** The 402 challenge of this route and request, with an optional reason for refusing the last attempt. */
-  private async challenge(server: x402HTTPResourceServer, context: HTTPRequestContext, error?: string): Promise<X402PaymentRequiredException> {
+  private async challenge(server: x402HTTPResourceServer, context: HTTPRequestContext, route: PaidRoute, error?: string): Promise<HttpException> {
+    const adapter = context.adapter as FastifyHttpAdapter;
+    const offered = await this.challenges.get(`${route.name}\n${adapter.priceAtomic}\n${adapter.getUrl()}`, () => this.offer(server, context));
+    // Not a challenge (a status other than 402): answered as it came, never cached.
+    if (!offered) return this.refusal((await this.unpaidAnswer(server, context)).response);
+    if (error === undefined) return X402PaymentRequiredException.withoutStack(offered.challenge, offered.headers);
+    const challenge = { ...offered.challenge, error };
+    return X402PaymentRequiredException.withoutStack(challenge, { ...offered.headers, 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(challenge) });
+  }
+
+  /** What `@x402/core` answers an unpaid request: its challenge, undefined when it answers something else. */
+  private async offer(server: x402HTTPResourceServer, context: HTTPRequestContext): Promise<OfferedChallenge | undefined> {
+    const refusal = this.refusal((await this.unpaidAnswer(server, context)).response);
+    return refusal instanceof X402PaymentRequiredException ? { challenge: refusal.challenge, headers: refusal.headers } : undefined;
+  }
+
+  private async unpaidAnswer(server: x402HTTPResourceServer, context: HTTPRequestContext) {
     const unpaid = await this.unlessUnavailable(() => server.processHTTPRequest(context), 'challenge');
     if (unpaid.type !== 'payment-error') throw new Error('expected a payment challenge');
-    const refusal = this.refusal(unpaid.response);
-    if (!(refusal instanceof X402PaymentRequiredException) || error === undefined) return refusal as X402PaymentRequiredException;
-    const challenge = { ...refusal.challenge, error };
-    return new X402PaymentRequiredException(challenge, { ...refusal.headers, 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(challenge) });
+    return unpaid;
   }
 
   private refusal(response: HTTPResponseInstructions): HttpException {

@@ -12,6 +12,20 @@ export class X402PaymentRequiredException extends HttpException {
   ) {
     super(challenge, 402);
   }
+
+  /**
+   * The same, without a stack trace: a challenge is the expected answer to every unpaid request, not a fault
+   * anyone debugs, and capturing the stack of each would be a large share of the unpaid path's work.
+   */
+  static withoutStack(challenge: PaymentRequired, headers: Record<string, string>): X402PaymentRequiredException {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      return new X402PaymentRequiredException(challenge, headers);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  }
 }
 
 /** The facilitator or the chain could not be reached: nothing was charged, retry later (503). */

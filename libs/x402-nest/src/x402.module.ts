@@ -1,6 +1,5 @@
 import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { X402PaymentGate, type X402GateOptions } from './x402-payment.gate.js';
-import { X402Interceptor } from './x402.interceptor.js';
 
 export interface X402ModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
   inject?: Array<string | symbol | (abstract new (...args: never[]) => unknown)>;
@@ -24,9 +23,8 @@ export class X402Module {
           inject: options.inject ?? [],
           useFactory: async (...args: unknown[]) => new X402PaymentGate(await options.useFactory(...args)),
         },
-        X402Interceptor,
       ],
-      exports: [token, X402Interceptor],
+      exports: [token],
     };
   }
 }

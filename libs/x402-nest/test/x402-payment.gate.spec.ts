@@ -78,6 +78,18 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
     expect(ledger.all()).toEqual([]);
   });
 
+  it('answers unpaid requests from a challenge built once per price and resource URL', async () => {
+    const first = await challengeOf(2000);
+    expect(await challengeOf(2000)).toBe(first);
+    const dearer = await challengeOf(3000);
+    expect(dearer.accepts[0]!.amount).toBe('3000');
+    const { request, reply } = exchange();
+    (request as unknown as { host: string }).host = 'elsewhere.example';
+    const refusal = (await gate.paymentFor(request, reply, ROUTE).collect(2000).catch((error: unknown) => error)) as X402PaymentRequiredException;
+    expect(refusal.challenge.resource.url).toBe('http://elsewhere.example/api/x402/v1/detect-file-type');
+    expect(first.resource.url).toBe('http://localhost/api/x402/v1/detect-file-type');
+  });
+
   it('an undecodable header: 402 naming what is wrong, the facilitator never asked', async () => {
     const { request, reply } = exchange({ 'payment-signature': 'not base64 json!' });
     const refusal = (await gate.paymentFor(request, reply, ROUTE).collect(2000).catch((error: unknown) => error)) as X402PaymentRequiredException;
