@@ -2,6 +2,9 @@
 // no ledger), in plain Node as the service runs it: tsx's loader would slow the dynamic imports
 // viem makes per signature recovery. Prints the durations in milliseconds as a JSON array.
 //   node bench/support/facilitator-timing.mjs <rpc url> <requirements JSON> <count>
+import console from 'node:console';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
 import { x402Client } from '@x402/core/client';
 import { toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
