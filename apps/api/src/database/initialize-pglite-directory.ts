@@ -9,8 +9,9 @@ const INITDB_TIMEOUT_MS = 120_000;
 /**
  * Creates the embedded database in `dataDir` in a short-lived child process when it does not exist yet.
  * PGlite's initdb runs a second PGlite and the initdb WASM module beside the first, and the process that
- * ran it keeps about 500 MB of their memory for good after they close; done in a child, the service only
- * ever opens an existing database. Runs once per data directory, before the service opens it.
+ * ran it keeps most of their memory after they close (the service held 856 MB idle, still 555 MB after
+ * 1,000 jobs); done in a child, the service only ever opens an existing database. Runs once per data
+ * directory, before the service opens it.
  */
 export function initializePgliteDirectory(dataDir: string): void {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return;
