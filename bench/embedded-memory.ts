@@ -15,7 +15,7 @@
  * EMBEDDED_MEMORY_JOBS (1000) changes the number of jobs. Needs Redis (its own QUEUE_PREFIX, keys removed at the
  * end), PostgreSQL for the baseline, LibreOffice as the service's workers expect it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -28,11 +28,18 @@ const JOBS = Number(process.env.EMBEDDED_MEMORY_JOBS ?? 1000);
 const CLIENTS = 4;
 const QUIET_MS = 10_000;
 const JOBS_BEFORE_KILL = 20;
+const METRICS_TOKEN = 'bench-embedded-memory-metrics';
+/** Node's flags in `npm start` (`node <flags> apps/api/dist/main.js`), so the service runs as it would. */
+const startScript = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
+const npmStartNodeArgs = (/\bnode((?:\s+--\S+)*)\s+apps\/api\/dist\/main\.js/.exec(startScript)?.[1] ?? '').trim().split(/\s+/).filter(Boolean);
 const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#36c' } }).png().toBuffer();
 
 interface Memory {
   node: number;
   tree: number;
+  /** The API process's JS heap in use and its external memory (PGlite's WASM memory is there), from its metrics. */
+  heapUsed: number;
+  external: number;
   /** Resident bytes by process name (anvil, soffice.bin, …), the API process under "node". */
   byName: Map<string, number>;
 }
@@ -51,7 +58,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
-async function sampleMemory(pid: number): Promise<Memory> {
+async function heapFigures(service: BuiltService): Promise<{ heapUsed: number; external: number }> {
+  const text = await (await fetch(`${service.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const figure = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
+  return { heapUsed: figure('nodejs_heap_size_used_bytes'), external: figure('nodejs_external_memory_bytes') };
+}
+
+async function sampleMemory(service: BuiltService): Promise<Memory> {
+  const pid = service.child.pid!;
   const samples: TreeProcess[][] = [];
   for (let i = 0; i < 5; i++) {
     if (i > 0) await sleep(1000);
@@ -66,6 +80,7 @@ async function sampleMemory(pid: number): Promise<Memory> {
     node: median(samples.map((tree) => tree[0]?.rssBytes ?? 0)),
     tree: median(samples.map((tree) => tree.reduce((sum, p) => sum + p.rssBytes, 0))),
     byName,
+    ...(await heapFigures(service)),
   };
 }
 
@@ -112,7 +127,7 @@ async function countFound(service: BuiltService, jobs: Job[]): Promise<string> {
 }
 
 async function start(env: Record<string, string>): Promise<BuiltService> {
-  const service = await spawnBuiltService(env);
+  const service = await spawnBuiltService({ ...env, METRICS_TOKEN }, undefined, npmStartNodeArgs);
   await waitUntilConverts(service, 'png', 'webp');
   return service;
 }
@@ -142,7 +157,7 @@ async function measure(database: string, databaseUrl: string | undefined): Promi
     service = await start(env);
     const startSeconds = (performance.now() - started) / 1000;
     await sleep(QUIET_MS);
-    const idle = await sampleMemory(service.child.pid!);
+    const idle = await sampleMemory(service);
 
     let peakNode = 0;
     const pid = service.child.pid!;
@@ -151,7 +166,7 @@ async function measure(database: string, databaseUrl: string | undefined): Promi
     const jobs = await runJobs(service, JOBS).finally(() => clearInterval(sampler));
     const jobsPerSecond = JOBS / ((performance.now() - jobsStarted) / 1000);
     await sleep(QUIET_MS);
-    const afterJobs = await sampleMemory(pid);
+    const afterJobs = await sampleMemory(service);
 
     await service.stop();
     service = await start(env);
@@ -202,13 +217,14 @@ try {
   await removeQueueKeys();
 }
 
-console.log(`embedded-memory: the built service, ROLE=all, dev payments; ${JOBS} key API jobs (PNG 64×64 → webp), ${CLIENTS} in flight`);
+console.log(`embedded-memory: the built service as npm start runs it (node ${[...npmStartNodeArgs, 'apps/api/dist/main.js'].join(' ')}), ROLE=all, dev payments; ${JOBS} key API jobs (PNG 64×64 → webp), ${CLIENTS} in flight`);
 console.log('RSS: median of 5 samples 1 s apart, after 10 s quiet. Targets for the embedded default: API process ≤ 300 MB idle, ≤ 400 MB after the jobs');
 for (const result of results) {
   console.log(`\n${result.database}`);
   console.log(`  start to converting        ${result.startSeconds.toFixed(1)} s`);
   console.log(`  idle            API process ${mb(result.idle.node).padStart(7)}   whole tree ${mb(result.idle.tree).padStart(7)}   (${describeOthers(result.idle)})`);
   console.log(`  after ${JOBS} jobs  API process ${mb(result.afterJobs.node).padStart(7)}   whole tree ${mb(result.afterJobs.tree).padStart(7)}   (${describeOthers(result.afterJobs)})`);
+  console.log(`  API process JS heap in use ${mb(result.idle.heapUsed)} idle, ${mb(result.afterJobs.heapUsed)} after; external memory ${mb(result.idle.external)} idle, ${mb(result.afterJobs.external)} after`);
   console.log(`  peak of the API process during the jobs ${mb(result.peakNode)}; ${result.jobsPerSecond.toFixed(1)} jobs/s`);
   console.log(`  found after a restart: ${result.foundAfterRestart}; after kill -9 and a start: ${result.foundAfterKill}`);
 }
