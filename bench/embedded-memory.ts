@@ -7,11 +7,12 @@
  *    the service has been quiet for 10 s. Targets (issue #19): API process ≤ 300 MB idle, ≤ 400 MB after 1,000 jobs.
  *  - Jobs go in as a key API caller sends them (upload, then `convert`, which answers once the worker has
  *    finished): small PNG → webp, 4 in flight.
- *  - Then the service is stopped (SIGTERM) and started again on the same DATA_DIR: every 50th result of the run,
- *    and the last, must still be served from `/tmp/` (looked up in the database) and the same `convert` must
- *    answer the same URL; then a few more jobs, a `kill -9`, a start again, and those must be found too.
+ *  - Then the service is stopped (SIGTERM) and started again on the same DATA_DIR (its idle memory measured
+ *    again): every 50th result of the run, and the last, must still be served from `/tmp/` (looked up in the
+ *    database) and the same `convert` must answer the same URL; then a few more jobs, a `kill -9`, a start
+ *    again, and those must be found too.
  *
- *   npx nx run api:build && node --conditions=@fileshift/source --import tsx bench/embedded-memory.ts
+ *   npm run bench:embedded-memory   (or: npx nx run api:build && node --conditions=@fileshift/source --import tsx bench/embedded-memory.ts)
  * EMBEDDED_MEMORY_JOBS (1000) changes the number of jobs. Needs Redis (its own QUEUE_PREFIX, keys removed at the
  * end), PostgreSQL for the baseline, LibreOffice as the service's workers expect it.
  */
@@ -48,6 +49,8 @@ interface Result {
   startSeconds: number;
   idle: Memory;
   afterJobs: Memory;
+  /** Idle again after a restart on the same data (the database now holds the run's rows). */
+  idleAfterRestart: Memory;
   peakNode: number;
   jobsPerSecond: number;
   foundAfterRestart: string;
@@ -170,13 +173,15 @@ async function measure(database: string, databaseUrl: string | undefined): Promi
 
     await service.stop();
     service = await start(env);
+    await sleep(QUIET_MS);
+    const idleAfterRestart = await sampleMemory(service);
     const foundAfterRestart = await countFound(service, [...jobs.filter((_, n) => n % 50 === 0), jobs.at(-1)!]);
 
     const beforeKill = await runJobs(service, JOBS_BEFORE_KILL);
     await killHard(service);
     service = await start(env);
     const foundAfterKill = await countFound(service, beforeKill);
-    return { database, startSeconds, idle, afterJobs, peakNode, jobsPerSecond, foundAfterRestart, foundAfterKill };
+    return { database, startSeconds, idle, afterJobs, idleAfterRestart, peakNode, jobsPerSecond, foundAfterRestart, foundAfterKill };
   } finally {
     await service?.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -224,6 +229,7 @@ for (const result of results) {
   console.log(`  start to converting        ${result.startSeconds.toFixed(1)} s`);
   console.log(`  idle            API process ${mb(result.idle.node).padStart(7)}   whole tree ${mb(result.idle.tree).padStart(7)}   (${describeOthers(result.idle)})`);
   console.log(`  after ${JOBS} jobs  API process ${mb(result.afterJobs.node).padStart(7)}   whole tree ${mb(result.afterJobs.tree).padStart(7)}   (${describeOthers(result.afterJobs)})`);
+  console.log(`  idle after a restart API process ${mb(result.idleAfterRestart.node).padStart(7)}   whole tree ${mb(result.idleAfterRestart.tree).padStart(7)}`);
   console.log(`  API process JS heap in use ${mb(result.idle.heapUsed)} idle, ${mb(result.afterJobs.heapUsed)} after; external memory ${mb(result.idle.external)} idle, ${mb(result.afterJobs.external)} after`);
   console.log(`  peak of the API process during the jobs ${mb(result.peakNode)}; ${result.jobsPerSecond.toFixed(1)} jobs/s`);
   console.log(`  found after a restart: ${result.foundAfterRestart}; after kill -9 and a start: ${result.foundAfterKill}`);
