@@ -2,6 +2,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
+import type { PGliteOptions } from '@electric-sql/pglite';
+
+type PgliteWasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
+// The service's TypeScript library (ES2023, no DOM) does not declare WebAssembly; Node has it.
+const { Module } = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => PgliteWasmModule } }).WebAssembly;
 
 /**
  * PGlite's WASM module compiled by V8's baseline compiler (Liftoff) only. By default V8 recompiles hot
@@ -10,10 +15,7 @@ import { setFlagsFromString } from 'node:v8';
  * 9,000 small queries), and our short queries ran no slower without it. The flag is read when a module is
  * compiled: it is set for this one compilation and cleared again, so no other WASM in the process is affected.
  */
-// Node's types declare WebAssembly's types but not its constructors (those come with the DOM library).
-const { Module } = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WebAssembly.Module } }).WebAssembly;
-
-export function compilePgliteWasmModule(): WebAssembly.Module {
+export function compilePgliteWasmModule(): PgliteWasmModule {
   const wasmPath = join(dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), 'pglite.wasm');
   const bytes = readFileSync(wasmPath);
   setFlagsFromString('--liftoff-only');
