@@ -56,13 +56,14 @@ async function terminate(child: ChildProcess): Promise<void> {
  * Starts the built service as its own process (what `npm start` runs), so its memory can be watched, and
  * waits until its HTTP API answers (a worker, ROLE=worker, serves none: it is returned at once).
  * `onLogLine` receives its log lines (JSON, at LOG_LEVEL, silent unless env sets one). Its QUEUE_PREFIX is
- * the benchmark's own (`bench-<pid>-<port>` unless env names one), never the service's default.
+ * the benchmark's own (`bench-<pid>-<port>` unless env names one), never the service's default. `nodeArgs` go to
+ * Node before the script (`npm start`'s own flags).
  */
-export async function spawnBuiltService(env: Record<string, string>, onLogLine?: (line: string) => void): Promise<BuiltService> {
+export async function spawnBuiltService(env: Record<string, string>, onLogLine?: (line: string) => void, nodeArgs: string[] = []): Promise<BuiltService> {
   const port = await freePort();
   const ownDataDir = env.DATA_DIR === undefined;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fileshift-bench-'));
-  const child = spawn(process.execPath, ['apps/api/dist/main.js'], {
+  const child = spawn(process.execPath, [...nodeArgs, 'apps/api/dist/main.js'], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', QUEUE_PREFIX: `bench-${process.pid}-${port}`, X402_RATE_LIMIT_PER_MINUTE: '1000000', KEY_API_ANONYMOUS_REQUESTS_PER_MINUTE: '1000000', KEY_API_ANONYMOUS_DAILY_QUOTA: '1000000', ...env, DATA_DIR: dataDir, PORT: String(port) },
     stdio: ['ignore', onLogLine ? 'pipe' : 'ignore', 'ignore'],
   });

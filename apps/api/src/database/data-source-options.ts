@@ -3,7 +3,10 @@ import { join, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { PGliteDriver } from 'typeorm-pglite';
 import type { AppConfig } from '../config/app-config.js';
+import { initializePgliteDirectory } from './initialize-pglite-directory.js';
 import { lockPgliteDirectory } from './pglite-lock.js';
+import { pgliteStartParams } from './pglite-start-params.js';
+import { compilePgliteWasmModule } from './pglite-wasm-module.js';
 import { ENTITIES, MIGRATIONS } from './schema.js';
 
 /**
@@ -29,8 +32,9 @@ export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'dataD
   const dataDir = resolve(join(config.dataDir, 'pglite'));
   mkdirSync(dataDir, { recursive: true });
   lockPgliteDirectory(dataDir);
+  initializePgliteDirectory(dataDir);
   // PGlite is one in-process connection; a pool of one keeps TypeORM from waiting on itself.
-  return { ...common, driver: new PGliteDriver({ dataDir }).driver, poolSize: 1 };
+  return { ...common, driver: new PGliteDriver({ dataDir, startParams: pgliteStartParams(), pgliteWasmModule: compilePgliteWasmModule() }).driver, poolSize: 1 };
 }
 
 export function databaseDescription(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): string {
