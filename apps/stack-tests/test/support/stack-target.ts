@@ -1,4 +1,4 @@
-import { createClient, createPayer, parseUsdc } from '@fileshift/sdk';
+import { createClient, createPayer, type FileshiftClient, parseUsdc } from '@fileshift/sdk';
 import { tinyPng } from '@fileshift/testing';
 import { privateKeyToAccount } from 'viem/accounts';
 import { inject } from 'vitest';
@@ -39,12 +39,17 @@ const settings = payerSettings();
 /** Paid tests run when a payer is known, and are reported skipped (not passed) otherwise. */
 export const canPay = settings !== undefined;
 
-/** A client paying at most 0.05 USDC a call and 0.5 in all, from the payer above. */
-export async function payingClient() {
-  if (!settings) throw new Error('no payer: set STACK_PAYER_KEY, or test a stack in dev mode');
-  const allow = settings.allow.length > 0 ? settings.allow : await offeredAssets();
-  const payer = createPayer({ account: privateKeyToAccount(settings.key), allow, maxPerPayment: parseUsdc('0.05'), budget: parseUsdc('0.5') });
-  return createClient({ baseUrl: stack.baseUrl, payer });
+let paying: Promise<FileshiftClient> | undefined;
+
+/** The suite's one paying client: at most 0.05 USDC a payment and 0.5 in all (the suite pays about 0.07). */
+export function payingClient(): Promise<FileshiftClient> {
+  paying ??= (async () => {
+    if (!settings) throw new Error('no payer: set STACK_PAYER_KEY, or test a stack in dev mode');
+    const allow = settings.allow.length > 0 ? settings.allow : await offeredAssets();
+    const payer = createPayer({ account: privateKeyToAccount(settings.key), allow, maxPerPayment: parseUsdc('0.05'), budget: parseUsdc('0.5') });
+    return createClient({ baseUrl: stack.baseUrl, payer });
+  })();
+  return paying;
 }
 
 /** A valid detection request for a PNG, as JSON. */
