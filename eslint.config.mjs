@@ -21,8 +21,10 @@ export default tseslint.config(
             // Pure libraries: no Nest, no database, no network, and no server code.
             { sourceTag: 'scope:pure', onlyDependOnLibsWithTags: ['scope:pure'] },
             // The SDK, the agent wallet and the MCP app never import server code.
-            { sourceTag: 'scope:client', onlyDependOnLibsWithTags: ['scope:client', 'scope:pure'] },
-            { sourceTag: 'scope:server', onlyDependOnLibsWithTags: ['scope:server', 'scope:pure'] },
+            { sourceTag: 'scope:client', onlyDependOnLibsWithTags: ['scope:client', 'scope:pure', 'scope:testing'] },
+            { sourceTag: 'scope:server', onlyDependOnLibsWithTags: ['scope:server', 'scope:pure', 'scope:testing'] },
+            // Test support shared by client and server tests: the stores and the built service, no project's code.
+            { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['scope:pure'] },
           ],
           banTransitiveDependencies: false,
         },

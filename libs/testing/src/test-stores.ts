@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface TestDatabase {
   url: string;
@@ -13,7 +13,7 @@ export interface TestDatabase {
 }
 
 /** A new, empty database on the shared PostgreSQL, named `<namePrefix>_<random>`. */
-export async function createTestDatabase(namePrefix: string): Promise<TestDatabase> {
+export async function createTestDatabase(namePrefix = 'fileshift_test'): Promise<TestDatabase> {
   const name = `${namePrefix}_${randomBytes(6).toString('hex')}`;
   await adminQuery(`CREATE DATABASE "${name}"`);
   return {
