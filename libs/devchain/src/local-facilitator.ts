@@ -23,7 +23,6 @@ const GAS_FUNDS_WEI = 1000n * 10n ** 18n;
 export class LocalFacilitatorClient implements FacilitatorClient {
   private readonly facilitator: x402Facilitator;
   private readonly rpc: WebSocketRpc;
-  private lastSettlement: Promise<unknown> = Promise.resolve();
 
   private readonly address: `0x${string}`;
   private funding: Promise<unknown> | undefined;
@@ -50,14 +49,13 @@ export class LocalFacilitatorClient implements FacilitatorClient {
     return this.facilitator.verify(payload, requirements);
   }
 
-  /** One settlement at a time: this facilitator's transactions must not race each other for nonces. */
-  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
-    const settled = this.lastSettlement.then(async () => {
-      await this.funded();
-      return this.facilitator.settle(payload, requirements);
-    });
-    this.lastSettlement = settled.catch(() => undefined);
-    return settled;
+  /**
+   * Settlements run side by side: only their transactions go out one at a time (SettlementSender), so the
+   * facilitator's own checks before sending (it verifies the payment again) do not wait in that line.
+   */
+  async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
+    await this.funded();
+    return this.facilitator.settle(payload, requirements);
   }
 
   async getSupported(): Promise<SupportedResponse> {

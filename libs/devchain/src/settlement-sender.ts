@@ -33,7 +33,7 @@ interface Prepared {
  * fees are kept here instead of asked for (eth_fillTransaction), and the transaction goes out with
  * eth_sendRawTransactionSync, which answers with the receipt once anvil has mined it (no polling).
  *
- * Callers send one transaction at a time (the facilitator serialises settlements). The nonce and fees
+ * Transactions go out one at a time, in the order asked: each takes the next nonce. The nonce and fees
  * are read from the chain at the first send and again after any failed send; a send the node refused
  * for a stale nonce or fee (other processes on the same account, a fee spike) is repeated with fresh
  * values, a few times, after a short random pause so racing processes fall out of step. Any other
@@ -42,10 +42,18 @@ interface Prepared {
 export class SettlementSender {
   private prepared: Promise<Prepared> | undefined;
   private readonly receipts = new Map<Hash, TransactionReceipt>();
+  /** The last transaction asked for: the next one goes out once it has been answered. */
+  private line: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly wallet: FacilitatorWallet) {}
 
-  async writeContract(parameters: WriteContractParameters): Promise<Hash> {
+  writeContract(parameters: WriteContractParameters): Promise<Hash> {
+    const sent = this.line.then(() => this.sendWithRetries(parameters));
+    this.line = sent.catch(() => undefined);
+    return sent;
+  }
+
+  private async sendWithRetries(parameters: WriteContractParameters): Promise<Hash> {
     for (let attempt = 1; ; attempt++) {
       try {
         const receipt = await this.send(parameters);
