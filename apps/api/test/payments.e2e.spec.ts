@@ -1,5 +1,6 @@
-import { DevChain } from '@fileshift/devchain';
+import { DevChain, devChainDefinition, TEST_USDC_ABI } from '@fileshift/devchain';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import { createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +107,22 @@ describe('x402 payments on the dev chain (real settlement)', () => {
       await expectRefused(response, reason);
     }
     expect(await payTo()).toBe(before);
+  });
+
+  it('a payment refused for want of funds is accepted when presented again once the payer has them', async () => {
+    const newcomer = privateKeyToAccount(generatePrivateKey());
+    const header = encodeBase64Json(await signedPayment(newcomer, accepted));
+    await expectRefused(await post({ 'PAYMENT-SIGNATURE': header }), /balance|simulation/i);
+    expect(await records().countBy({ payer: newcomer.address })).toBe(0);
+
+    const funder = createWalletClient({ account: payer(6), chain: devChainDefinition(chain.rpcUrl), transport: http(chain.rpcUrl) });
+    const funding = await funder.writeContract({ address: chain.usdcAddress, abi: TEST_USDC_ABI, functionName: 'transfer', args: [newcomer.address, 10_000n] });
+    await chain.publicClient.waitForTransactionReceipt({ hash: funding });
+
+    const before = await payTo();
+    expect((await post({ 'PAYMENT-SIGNATURE': header })).status).toBe(200);
+    expect(await payTo()).toBe(before + 2000n);
+    expect(await records().findBy({ payer: newcomer.address })).toEqual([expect.objectContaining({ status: 'settled' })]);
   });
 
   it('refuses a replayed payload', async () => {

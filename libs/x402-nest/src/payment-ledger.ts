@@ -22,11 +22,14 @@ export interface SettledPayment {
 /**
  * Persistence boundary of the payment gate. `recordVerified` must refuse a nonce it has seen on
  * the same network by throwing {@link PaymentReplayError}: that is what stops a replayed payload.
+ * The gate calls it while the facilitator verifies the payment, and hands the record back with
+ * `discardUnverified` when verification did not succeed.
  */
 export interface PaymentLedger {
-  /** Whether a payment with this nonce was already presented on this network (answers replays with a clear reason). */
-  wasPresented(network: string, nonce: string): Promise<boolean>;
+  /** Durably records the payment, refusing a nonce already recorded on its network; answers the record's id. */
   recordVerified(record: VerifiedPaymentRecord): Promise<string>;
+  /** Removes the record of a payment that was not verified, so that the same signed payment may be presented again. */
+  discardUnverified(id: string): Promise<void>;
   /** Marks the payment settled and answers the receipt as stored: the one the client is handed. */
   recordSettled(id: string, settlement: SettledPayment): Promise<PaymentReceipt>;
   recordFailed(id: string, reason: string): Promise<void>;

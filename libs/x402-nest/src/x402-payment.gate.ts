@@ -110,17 +110,24 @@ export class X402PaymentGate {
     }
 
     const paymentHeader = encodeHeader(payload);
-    // The ledger look-up runs beside verification, not before it: it only names a replay more clearly
-    // (the unique nonce in recordVerified is what stops one), so it need not add its round trip.
-    const [presentedBefore, verified] = await Promise.all([
-      this.options.ledger.wasPresented(payload.accepted.network, paymentNonce(payload)),
+    // The nonce is reserved in the ledger beside verification, not after it, so the durable write before
+    // settlement adds no round trip of its own. A payment that is not verified gives its reservation back:
+    // the same signed payment may be presented again once the payer can pay (or the facilitator is back).
+    const [reservation, verification] = await Promise.allSettled([
+      this.reserve(payload, route, reference),
       this.unlessUnavailable(() => server.processHTTPRequest(context(paymentHeader)), 'verify'),
     ]);
-    if (presentedBefore) throw await this.challenge(server, context(), route, REPLAY_REASON);
-    if (verified.type === 'payment-error') throw this.refusal(verified.response);
-    if (verified.type !== 'payment-verified') throw new Error(`route ${route.name} is not protected`);
+    if (reservation.status === 'rejected' && reservation.reason instanceof PaymentReplayError) throw await this.challenge(server, context(), route, REPLAY_REASON);
+    const verified = verification.status === 'fulfilled' ? verification.value : undefined;
+    if (verified?.type !== 'payment-verified') {
+      if (reservation.status === 'fulfilled') await this.options.ledger.discardUnverified(reservation.value);
+      if (verification.status === 'rejected') throw verification.reason;
+      if (verified?.type === 'payment-error') throw this.refusal(verified.response);
+      throw new Error(`route ${route.name} is not protected`);
+    }
+    if (reservation.status === 'rejected') throw reservation.reason;
+    const recordId = reservation.value;
     const { paymentPayload, paymentRequirements, declaredExtensions } = verified;
-    const recordId = await this.recordVerified(server, context(), route, paymentPayload, reference);
     const ledger = this.options.ledger;
     let open = true;
     const close = () => {
@@ -170,32 +177,20 @@ export class X402PaymentGate {
     };
   }
 
-  private async recordVerified(
-    server: x402HTTPResourceServer,
-    context: HTTPRequestContext,
-    route: PaidRoute,
-    payload: PaymentPayload,
-    reference: string | undefined,
-  ): Promise<string> {
+  /** Records the payment as presented for `route`; a nonce seen before on its network is a replay (PaymentReplayError). */
+  private reserve(payload: PaymentPayload, route: PaidRoute, reference: string | undefined): Promise<string> {
     const requirements = payload.accepted;
-    try {
-      return await this.options.ledger.recordVerified({
-        endpoint: route.name,
-        scheme: requirements.scheme,
-        network: requirements.network,
-        payer: payerOf(payload) ?? null,
-        amountAtomic: requirements.amount,
-        asset: requirements.asset,
-        payTo: requirements.payTo,
-        nonce: paymentNonce(payload),
-        reference: reference ?? null,
-      });
-    } catch (error) {
-      if (error instanceof PaymentReplayError) {
-        throw await this.challenge(server, context, route, REPLAY_REASON);
-      }
-      throw error;
-    }
+    return this.options.ledger.recordVerified({
+      endpoint: route.name,
+      scheme: requirements.scheme,
+      network: requirements.network,
+      payer: payerOf(payload) ?? null,
+      amountAtomic: requirements.amount,
+      asset: requirements.asset,
+      payTo: requirements.payTo,
+      nonce: paymentNonce(payload),
+      reference: reference ?? null,
+    });
   }
 
   /** The 402 challenge of this route and request, with an optional reason for refusing the last attempt. */

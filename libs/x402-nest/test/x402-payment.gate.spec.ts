@@ -162,6 +162,32 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
     expect(facilitator.settled).toHaveLength(1);
   });
 
+  it('a payment refused, or met by an unreachable facilitator, may be presented again: its reservation was given back', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    const payment = evmPayment(accepted!);
+    for (const outcome of ['refuse', 'unreachable'] as const) {
+      facilitator.verifyWith = outcome;
+      await expect(collectWith(payment).collecting).rejects.toThrow();
+      expect(ledger.all()).toEqual([]);
+    }
+    facilitator.verifyWith = 'accept';
+    await (await collectWith(payment).collecting).settle();
+    expect(ledger.all()).toEqual([expect.objectContaining({ status: 'settled' })]);
+  });
+
+  it('the same signed payment twice at once: one is collected and settled, the other refused as already used', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    const payment = evmPayment(accepted!);
+    const outcomes = await Promise.allSettled([collectWith(payment).collecting, collectWith(payment).collecting]);
+    const collected = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+    expect(collected).toHaveLength(1);
+    expect((refused[0]!.reason as X402PaymentRequiredException).challenge.error).toMatch(/^payment_already_used/);
+    await collected[0]!.value.settle();
+    expect(facilitator.settled).toHaveLength(1);
+    expect(ledger.all()).toEqual([expect.objectContaining({ status: 'settled' })]);
+  });
+
   it('a settlement that fails: 402 with the reason and the record marked failed', async () => {
     const [accepted] = (await challengeOf(2000)).accepts;
     const paid = await collectWith(evmPayment(accepted!)).collecting;

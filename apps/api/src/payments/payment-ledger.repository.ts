@@ -11,10 +11,6 @@ const UNIQUE_VIOLATION = '23505';
 export class PaymentLedgerRepository implements PaymentLedger {
   constructor(@InjectRepository(PaymentRecord) private readonly records: Repository<PaymentRecord>) {}
 
-  async wasPresented(network: string, nonce: string): Promise<boolean> {
-    return this.records.exists({ where: { network, nonce } });
-  }
-
   async recordVerified(record: VerifiedPaymentRecord): Promise<string> {
     try {
       // One INSERT … RETURNING (save() would wrap it in a transaction: three round trips on the paid path).
@@ -37,6 +33,10 @@ export class PaymentLedgerRepository implements PaymentLedger {
       }
       throw error;
     }
+  }
+
+  async discardUnverified(id: string): Promise<void> {
+    await this.records.delete({ id, status: 'verified' });
   }
 
   async recordSettled(id: string, settlement: SettledPayment): Promise<PaymentReceipt> {

@@ -13,15 +13,15 @@ export class MemoryLedger implements PaymentLedger {
   /** How many of the next recordSettled calls fail, as a database outage would. */
   failNextSettledRecords = 0;
 
-  async wasPresented(network: string, nonce: string): Promise<boolean> {
-    return [...this.records.values()].some((record) => record.network === network && record.nonce === nonce);
-  }
-
   async recordVerified(record: VerifiedPaymentRecord): Promise<string> {
-    if (await this.wasPresented(record.network, record.nonce)) throw new PaymentReplayError(record.nonce);
+    if ([...this.records.values()].some((known) => known.network === record.network && known.nonce === record.nonce)) throw new PaymentReplayError(record.nonce);
     const id = randomUUID();
     this.records.set(id, { ...record, status: 'verified' });
     return id;
+  }
+
+  async discardUnverified(id: string): Promise<void> {
+    this.records.delete(id);
   }
 
   async recordSettled(id: string, settlement: SettledPayment): Promise<PaymentReceipt> {
