@@ -6,27 +6,28 @@ import { PaymentRecord } from './payment-record.entity.js';
 
 const UNIQUE_VIOLATION = '23505';
 
-/** The payment ledger in PostgreSQL. A second record of the same nonce on a network is a replay. */
+/** The columns a receipt is made of. */
+const RECEIPT_COLUMNS = 'scheme, network, amount_atomic, asset, pay_to, payer, tx_hash, settled_at';
+
+/**
+ * The payment ledger in PostgreSQL. A second record of the same nonce on a network is a replay.
+ *
+ * The writes on the paid path are one SQL statement each, sent as they are: TypeORM's insert and query
+ * builder spent more time building them (0.5–0.8 ms each here) than PostgreSQL spent committing them
+ * (about 0.4 ms a round trip), and each is on the way of a paying client's answer.
+ */
 @Injectable()
 export class PaymentLedgerRepository implements PaymentLedger {
   constructor(@InjectRepository(PaymentRecord) private readonly records: Repository<PaymentRecord>) {}
 
   async recordVerified(record: VerifiedPaymentRecord): Promise<string> {
     try {
-      // One INSERT … RETURNING (save() would wrap it in a transaction: three round trips on the paid path).
-      const inserted = await this.records.insert({
-        endpoint: record.endpoint,
-        jobId: record.reference,
-        scheme: record.scheme,
-        network: record.network,
-        payer: record.payer,
-        amountAtomic: record.amountAtomic,
-        asset: record.asset,
-        payTo: record.payTo,
-        nonce: record.nonce,
-        status: 'verified',
-      });
-      return (inserted.identifiers[0] as { id: string }).id;
+      const [inserted] = (await this.records.query(
+        `INSERT INTO payment_records (endpoint, job_id, scheme, network, payer, amount_atomic, asset, pay_to, nonce, status)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'verified') RETURNING id`,
+        [record.endpoint, record.reference, record.scheme, record.network, record.payer, record.amountAtomic, record.asset, record.payTo, record.nonce],
+      )) as Array<{ id: string }>;
+      return inserted!.id;
     } catch (error) {
       if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
         throw new PaymentReplayError(record.nonce);
@@ -36,18 +37,16 @@ export class PaymentLedgerRepository implements PaymentLedger {
   }
 
   async discardUnverified(id: string): Promise<void> {
-    await this.records.delete({ id, status: 'verified' });
+    await this.records.query(`DELETE FROM payment_records WHERE id = $1 AND status = 'verified'`, [id]);
   }
 
   async recordSettled(id: string, settlement: SettledPayment): Promise<PaymentReceipt> {
-    const updated = await this.records
-      .createQueryBuilder()
-      .update()
-      .set({ status: 'settled', txHash: settlement.txHash, payer: settlement.payer, settledAt: settlement.settledAt })
-      .where({ id })
-      .returning('*')
-      .execute();
-    const row = (updated.raw as StoredRecord[])[0];
+    // An UPDATE answers [rows, count] through TypeORM's query().
+    const [rows] = (await this.records.query(
+      `UPDATE payment_records SET status = 'settled', tx_hash = $2, payer = $3, settled_at = $4 WHERE id = $1 RETURNING ${RECEIPT_COLUMNS}`,
+      [id, settlement.txHash, settlement.payer, settlement.settledAt],
+    )) as [StoredRecord[], number];
+    const row = rows[0];
     if (!row) throw new Error(`payment record ${id} vanished before it was marked settled`);
     return receiptOf(row);
   }
