@@ -1,4 +1,4 @@
-import { DevChain, LocalFacilitatorClient } from '@fileshift/devchain';
+import { DevChain, FacilitatorThread } from '@fileshift/devchain';
 import { GuardedFacilitatorClient } from '@fileshift/x402-nest';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { DevChainInfo } from './payment-rails.js';
@@ -10,7 +10,8 @@ export async function startDevPayments(
 ): Promise<{ info: DevChainInfo; facilitator: GuardedFacilitatorClient; stop: () => Promise<void> }> {
   const chain = await DevChain.start({ rpcUrl });
   const payerPrivateKey = chain.payerPrivateKeys[0]!;
-  const facilitator = new LocalFacilitatorClient(chain);
+  // In a thread of its own: its signature arithmetic would otherwise hold up every request of this process.
+  const facilitator = new FacilitatorThread(chain.rpcUrl);
   return {
     info: {
       rpcUrl: chain.rpcUrl,
@@ -24,7 +25,7 @@ export async function startDevPayments(
     // The RPC probe makes a stopped chain a 503 (nothing charged) rather than a refused payment.
     facilitator: new GuardedFacilitatorClient(facilitator, () => chain.assertReachable(), onRefusedError),
     stop: async () => {
-      facilitator.dispose();
+      await facilitator.dispose();
       await chain.stop();
     },
   };

@@ -1,0 +1,23 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { DevChain } from './dev-chain.js';
+import type { FacilitatorCall, FacilitatorAnswer } from './facilitator-thread.js';
+import { LocalFacilitatorClient } from './local-facilitator.js';
+import { toThreadError } from './thread-error.js';
+
+// The thread of a FacilitatorThread: a LocalFacilitatorClient on the dev chain at workerData.rpcUrl, answering
+// each call by its id. Calls run side by side, as they would in the calling thread.
+const port = parentPort!;
+const facilitator = DevChain.start({ rpcUrl: (workerData as { rpcUrl: string }).rpcUrl }).then((chain) => new LocalFacilitatorClient(chain));
+
+port.on('message', async (call: FacilitatorCall) => {
+  let answer: FacilitatorAnswer;
+  const { id } = call;
+  try {
+    const client = await facilitator;
+    const value = call.method === 'getSupported' ? await client.getSupported() : await client[call.method](...call.args);
+    answer = { id, value };
+  } catch (error) {
+    answer = { id, error: toThreadError(error) };
+  }
+  port.postMessage(answer);
+});

@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { x402Client } from '@x402/core/client';
+import { FacilitatorResponseError } from '@x402/core/server';
+import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
+import { toClientEvmSigner } from '@x402/evm';
+import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DevChain } from '../src/dev-chain.js';
+import { FacilitatorThread } from '../src/facilitator-thread.js';
+
+describe('FacilitatorThread: the dev facilitator in a thread of its own, on a real anvil', () => {
+  let chain: DevChain;
+  let facilitator: FacilitatorThread;
+
+  beforeAll(async () => {
+    chain = await DevChain.start();
+    facilitator = new FacilitatorThread(chain.rpcUrl);
+  });
+  afterAll(async () => {
+    await facilitator?.dispose();
+    await chain?.stop();
+  });
+
+  const requirements = (overrides: Partial<PaymentRequirements> = {}): PaymentRequirements => ({
+    scheme: 'exact',
+    network: chain.network,
+    asset: chain.usdcAddress,
+    amount: '2000',
+    payTo: chain.payTo,
+    maxTimeoutSeconds: 300,
+    extra: { name: 'USD Coin', version: '2' },
+    ...overrides,
+  });
+
+  async function signed(key: `0x${string}`) {
+    const client = registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(privateKeyToAccount(key), chain.publicClient as never) });
+    client.setSpendControls({ allowedAssets: [{ network: chain.network, asset: chain.usdcAddress }] });
+    const challenge: PaymentRequired = { x402Version: 2, resource: { url: 'http://localhost/test' }, accepts: [requirements()] };
+    return client.createPaymentPayload(challenge);
+  }
+
+  it('answers what the facilitator supports, and verifies and settles payments side by side: each amount moves once', async () => {
+    expect((await facilitator.getSupported()).kinds).toContainEqual(expect.objectContaining({ scheme: 'exact', network: chain.network }));
+    const payToBefore = await chain.usdcBalanceOf(chain.payTo);
+    const payloads = await Promise.all(Array.from({ length: 12 }, (_, i) => signed(chain.payerPrivateKeys[i % 4]!)));
+    const verified = await Promise.all(payloads.map((payload) => facilitator.verify(payload, requirements())));
+    expect(verified.map((answer) => answer.isValid)).toEqual(Array(12).fill(true));
+    const settled = await Promise.all(payloads.map((payload) => facilitator.settle(payload, requirements())));
+    expect(settled.map((answer) => answer.success)).toEqual(Array(12).fill(true));
+    expect(await chain.usdcBalanceOf(chain.payTo)).toBe(payToBefore + 12n * 2000n);
+    expect((await facilitator.settle(payloads[0]!, requirements())).success).toBe(false);
+  });
+
+  it('answers a refusal as the facilitator gave it', async () => {
+    const refused = await facilitator.verify(await signed(chain.payerPrivateKeys[5]!), requirements({ amount: '3000' }));
+    expect(refused).toMatchObject({ isValid: false, invalidReason: expect.any(String) });
+  });
+
+  it('fails the calls under way as an outage when its thread stops, and starts another at the next call', async () => {
+    const payload = await signed(chain.payerPrivateKeys[6]!);
+    const underWay = facilitator.verify(payload, requirements());
+    await facilitator.dispose();
+    await expect(underWay).rejects.toBeInstanceOf(FacilitatorResponseError);
+    expect(await facilitator.verify(payload, requirements())).toMatchObject({ isValid: true });
+  });
+
+  it('does not keep a process alive once its calls are answered', async () => {
+    const source = fileURLToPath(new URL('../src/facilitator-thread.ts', import.meta.url));
+    const script = `const { FacilitatorThread } = await import(${JSON.stringify(source)});
+const supported = await new FacilitatorThread(${JSON.stringify(chain.rpcUrl)}).getSupported();
+console.log(supported.kinds.length);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += String(chunk)));
+    child.stderr.on('data', (chunk: Buffer) => (output += String(chunk)));
+    const exitCode = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
+    expect({ exitCode, output: output.trim() }).toEqual({ exitCode: 0, output: expect.stringMatching(/^[1-9]\d*$/) });
+  });
+});
