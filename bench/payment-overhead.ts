@@ -51,7 +51,7 @@ interface Round {
 
 const database = await createBenchDatabase();
 const subjects = [
-  { label: 'embedded PGlite (default)', env: {}, rounds: [] as Round[] },
+  { label: 'embedded PGlite (default)', env: {} as Record<string, string>, rounds: [] as Round[] },
   { label: 'PostgreSQL', env: { DATABASE_URL: database.url }, rounds: [] as Round[] },
 ];
 try {
