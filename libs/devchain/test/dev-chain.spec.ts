@@ -1,7 +1,4 @@
-import { x402Client } from '@x402/core/client';
-import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
-import { toClientEvmSigner } from '@x402/evm';
-import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import type { PaymentRequirements } from '@x402/core/types';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import artifact from '../src/test-usdc.artifact.json' with { type: 'json' };
@@ -10,6 +7,7 @@ import { AnvilProcess } from '../src/anvil-process.js';
 import { DevChain } from '../src/dev-chain.js';
 import { INITIAL_USDC_PER_ACCOUNT } from '../src/anvil-accounts.js';
 import { LocalFacilitatorClient } from '../src/local-facilitator.js';
+import { requirementsOn, signedPayment } from './support/payments.js';
 
 describe('test USDC artifact', () => {
   it('is exactly what solc makes of contracts/TestUsdc.sol', () => {
@@ -32,24 +30,8 @@ describe('dev chain with real settlement (anvil)', () => {
     await chain?.stop();
   });
 
-  const requirements = (overrides: Partial<PaymentRequirements> = {}): PaymentRequirements => ({
-    scheme: 'exact',
-    network: chain.network,
-    asset: chain.usdcAddress,
-    amount: '2000',
-    payTo: chain.payTo,
-    maxTimeoutSeconds: 300,
-    extra: { name: 'USD Coin', version: '2' },
-    ...overrides,
-  });
-
-  async function pay(key: `0x${string}`, accepted: PaymentRequirements) {
-    const account = privateKeyToAccount(key);
-    const client = registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(account, chain.publicClient as never) });
-    client.setSpendControls({ allowedAssets: [{ network: chain.network, asset: chain.usdcAddress }] });
-    const challenge: PaymentRequired = { x402Version: 2, resource: { url: 'http://localhost/test' }, accepts: [accepted] };
-    return { account, payload: await client.createPaymentPayload(challenge) };
-  }
+  const requirements = (overrides: Partial<PaymentRequirements> = {}) => requirementsOn(chain, overrides);
+  const pay = async (key: `0x${string}`, accepted: PaymentRequirements) => ({ account: privateKeyToAccount(key), payload: await signedPayment(chain, key, accepted) });
 
   it('deploys the token and funds every default account', async () => {
     expect(await chain.usdcBalanceOf(chain.payTo)).toBe(INITIAL_USDC_PER_ACCOUNT);

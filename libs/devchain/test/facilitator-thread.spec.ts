@@ -1,14 +1,11 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { x402Client } from '@x402/core/client';
 import { FacilitatorResponseError } from '@x402/core/server';
-import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
-import { toClientEvmSigner } from '@x402/evm';
-import { registerExactEvmScheme } from '@x402/evm/exact/client';
-import { privateKeyToAccount } from 'viem/accounts';
+import type { PaymentRequirements } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevChain } from '../src/dev-chain.js';
 import { FacilitatorThread } from '../src/facilitator-thread.js';
+import { requirementsOn, signedPayment } from './support/payments.js';
 
 describe('FacilitatorThread: the dev facilitator in a thread of its own, on a real anvil', () => {
   let chain: DevChain;
@@ -23,23 +20,8 @@ describe('FacilitatorThread: the dev facilitator in a thread of its own, on a re
     await chain?.stop();
   });
 
-  const requirements = (overrides: Partial<PaymentRequirements> = {}): PaymentRequirements => ({
-    scheme: 'exact',
-    network: chain.network,
-    asset: chain.usdcAddress,
-    amount: '2000',
-    payTo: chain.payTo,
-    maxTimeoutSeconds: 300,
-    extra: { name: 'USD Coin', version: '2' },
-    ...overrides,
-  });
-
-  async function signed(key: `0x${string}`) {
-    const client = registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(privateKeyToAccount(key), chain.publicClient as never) });
-    client.setSpendControls({ allowedAssets: [{ network: chain.network, asset: chain.usdcAddress }] });
-    const challenge: PaymentRequired = { x402Version: 2, resource: { url: 'http://localhost/test' }, accepts: [requirements()] };
-    return client.createPaymentPayload(challenge);
-  }
+  const requirements = (overrides: Partial<PaymentRequirements> = {}) => requirementsOn(chain, overrides);
+  const signed = (key: `0x${string}`) => signedPayment(chain, key, requirements());
 
   it('answers what the facilitator supports, and verifies and settles payments side by side: each amount moves once', async () => {
     expect((await facilitator.getSupported()).kinds).toContainEqual(expect.objectContaining({ scheme: 'exact', network: chain.network }));
