@@ -26,6 +26,12 @@ function workerModule(): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
 }
 
+interface Thread {
+  worker: Worker;
+  /** Its calls under way, by id. */
+  pending: Map<number, Pending>;
+}
+
 /**
  * The dev chain's facilitator (a LocalFacilitatorClient) in a thread of its own. Its work is mostly
  * elliptic-curve arithmetic in JavaScript — recovering each payment's signature in verify and again in
@@ -33,12 +39,6 @@ function workerModule(): URL {
  * every other request; a live facilitator does this work in another service. Errors cross as themselves
  * (thread-error.ts); a thread that stops fails its calls as an outage, and the next call starts another.
  */
-interface Thread {
-  worker: Worker;
-  /** Its calls under way, by id. */
-  pending: Map<number, Pending>;
-}
-
 export class FacilitatorThread implements FacilitatorClient {
   private thread: Thread | undefined;
   private nextId = 1;

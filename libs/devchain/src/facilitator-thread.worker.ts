@@ -5,9 +5,11 @@ import { LocalFacilitatorClient } from './local-facilitator.js';
 import { toThreadError } from './thread-error.js';
 
 // The thread of a FacilitatorThread: a LocalFacilitatorClient on the dev chain at workerData.rpcUrl, answering
-// each call by its id. Calls run side by side, as they would in the calling thread.
+// each call by its id. Calls run side by side, as they would in the calling thread. A chain that cannot be
+// reached at the start fails the calls and ends the thread, so that the next call starts it again.
 const port = parentPort!;
 const facilitator = DevChain.start({ rpcUrl: (workerData as { rpcUrl: string }).rpcUrl }).then((chain) => new LocalFacilitatorClient(chain));
+facilitator.catch(() => setImmediate(() => process.exit(1)));
 
 port.on('message', async (call: FacilitatorCall) => {
   let answer: FacilitatorAnswer;

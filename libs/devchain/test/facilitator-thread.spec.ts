@@ -1,11 +1,21 @@
 import { spawn } from 'node:child_process';
+import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { FacilitatorResponseError } from '@x402/core/server';
 import type { PaymentRequirements } from '@x402/core/types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DevChain } from '../src/dev-chain.js';
 import { FacilitatorThread } from '../src/facilitator-thread.js';
 import { requirementsOn, signedPayment } from './support/payments.js';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 describe('FacilitatorThread: the dev facilitator in a thread of its own, on a real anvil', () => {
   let chain: DevChain;
@@ -46,6 +56,27 @@ describe('FacilitatorThread: the dev facilitator in a thread of its own, on a re
     await facilitator.dispose();
     await expect(underWay).rejects.toBeInstanceOf(FacilitatorResponseError);
     expect(await facilitator.verify(payload, requirements())).toMatchObject({ isValid: true });
+  });
+
+  it('fails its calls with the transport error while the chain cannot be reached at its start, and starts again at the next call', async () => {
+    // The thread's chain URL leads to a port where nothing listens yet, then to a forwarder to the chain.
+    const port = await freePort();
+    const unreachable = new FacilitatorThread(`http://127.0.0.1:${port}`);
+    const forwarder = createServer((client) => {
+      const upstream = connect(Number(new URL(chain.rpcUrl).port), '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    try {
+      const failure = (await unreachable.getSupported().catch((error: unknown) => error)) as Error;
+      expect(`${failure.name}: ${failure.message}`).toMatch(/HttpRequestError|fetch failed|ECONNREFUSED/);
+      await new Promise<void>((resolve) => forwarder.listen(port, '127.0.0.1', resolve));
+      await vi.waitFor(async () => expect((await unreachable.getSupported()).kinds.length).toBeGreaterThan(0), { timeout: 10_000, interval: 200 });
+    } finally {
+      await unreachable.dispose();
+      forwarder.close();
+    }
   });
 
   it('does not keep a process alive once its calls are answered', async () => {
