@@ -83,7 +83,7 @@ describe('FacilitatorThread: the dev facilitator in a thread of its own, on a re
     const source = fileURLToPath(new URL('../src/facilitator-thread.ts', import.meta.url));
     const script = `const { FacilitatorThread } = await import(${JSON.stringify(source)});
 const supported = await new FacilitatorThread(${JSON.stringify(chain.rpcUrl)}).getSupported();
-console.log(supported.kinds.length);`;
+process.stdout.write(String(supported.kinds.length));`;
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += String(chunk)));
