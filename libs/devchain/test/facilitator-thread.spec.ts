@@ -8,15 +8,6 @@ import { DevChain } from '../src/dev-chain.js';
 import { FacilitatorThread } from '../src/facilitator-thread.js';
 import { requirementsOn, signedPayment } from './support/payments.js';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 describe('FacilitatorThread: the dev facilitator in a thread of its own, on a real anvil', () => {
   let chain: DevChain;
   let facilitator: FacilitatorThread;
@@ -60,14 +51,16 @@ describe('FacilitatorThread: the dev facilitator in a thread of its own, on a re
 
   it('fails its calls with the transport error while the chain cannot be reached at its start, and starts again at the next call', async () => {
     // The thread's chain URL leads to a port where nothing listens yet, then to a forwarder to the chain.
-    const port = await freePort();
-    const unreachable = new FacilitatorThread(`http://127.0.0.1:${port}`);
     const forwarder = createServer((client) => {
       const upstream = connect(Number(new URL(chain.rpcUrl).port), '127.0.0.1');
       client.pipe(upstream).pipe(client);
       client.on('error', () => upstream.destroy());
       upstream.on('error', () => client.destroy());
     });
+    await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve));
+    const { port } = forwarder.address() as { port: number };
+    await new Promise((resolve) => forwarder.close(resolve));
+    const unreachable = new FacilitatorThread(`http://127.0.0.1:${port}`);
     try {
       const failure = (await unreachable.getSupported().catch((error: unknown) => error)) as Error;
       expect(`${failure.name}: ${failure.message}`).toMatch(/HttpRequestError|fetch failed|ECONNREFUSED/);

@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+export { freePort } from '@fileshift/testing';
+
 export const BUILT_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
 export interface ServiceProcess {
@@ -41,16 +43,4 @@ export async function waitFor(probe: () => Promise<boolean>, timeoutMs: number, 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`timed out waiting for ${what}`);
-}
-
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
