@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import sharp from 'sharp';
 import { createBenchDatabase } from './support/database.js';
+import { median } from './support/requests-per-second.js';
 import { type TreeProcess, processTree } from './support/process-tree.js';
 import { type BuiltService, spawnBuiltService, waitUntilConverts } from './support/service.js';
 
@@ -58,7 +59,6 @@ interface Result {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 async function heapFigures(service: BuiltService): Promise<{ heapUsed: number; external: number }> {
