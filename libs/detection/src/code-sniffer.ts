@@ -12,7 +12,6 @@ const FEATURES: ReadonlyArray<readonly [Language, RegExp, number]> = [
   ['c', /^(static\s+)?(const\s+)?(void|int|char|long|bool|double)\s+\**\w+\s*\(/m, 2],
   ['cpp', /\b(namespace\s+\w+|template\s*<|std::\w+|public:|private:|protected:)/, 4],
   ['cpp', /^\s*#\s*include\s*<(iostream|vector|string|memory|map|algorithm|utility|cstdint|cstdio|functional)>/m, 4],
-  ['cpp', /-\*-\s*(mode:\s*)?c\+\+\s*-\*-/i, 6],
   ['java', /^package\s+[a-z][\w.]*;/m, 4],
   ['java', /^import\s+(static\s+)?(java|javax|org|com|android)\.[\w.*]+;/m, 5],
   ['java', /\b(public|private|protected)\s+(static\s+)?(final\s+)?(abstract\s+)?(class|interface|enum|void)\s/, 3],
@@ -82,6 +81,8 @@ export function sniffCode(text: string): ContentGuess | undefined {
   }
   const namedLanguage = languageNamedIn(text);
   if (namedLanguage) vote(namedLanguage, 2);
+  const editorMode = editorModeIn(text);
+  if (editorMode) vote(editorMode, 6);
   // Inherited features: TypeScript is JavaScript with types, C++ reads C headers.
   if (scores.has('ts')) scores.set('ts', scores.get('ts')! + (scores.get('js') ?? 0));
   if (scores.has('cpp')) scores.set('cpp', scores.get('cpp')! + (scores.get('c') ?? 0));
@@ -109,6 +110,25 @@ const LANGUAGE_NAMES: ReadonlyArray<readonly [RegExp, Language]> = [
   [/\bRust\b/, 'rs'],
   [/\b(shell script|bash script|POSIX sh)\b/i, 'sh'],
 ];
+
+/** Emacs major modes and Vim file types, as modelines name them, by language. */
+const EDITOR_MODES: Record<string, Language> = {
+  c: 'c', 'c++': 'cpp', cpp: 'cpp', java: 'java', js: 'js', js2: 'js', javascript: 'js', typescript: 'ts', css: 'css',
+  python: 'py', sh: 'sh', 'shell-script': 'sh', bash: 'sh', ksh: 'sh', perl: 'pl', cperl: 'pl', ruby: 'rb', php: 'php',
+  go: 'go', rust: 'rs', sql: 'sql',
+};
+
+/**
+ * The language an editor modeline names: Emacs's `-*- shell-script -*-` or `-*- mode: python; … -*-`, Vim's
+ * `vim: set ft=perl:`. Written for the editor, so it says what the author's tools took the file to be.
+ */
+function editorModeIn(text: string): Language | undefined {
+  const emacs = /-\*-([^\n]*?)-\*-/.exec(text)?.[1];
+  const mode = emacs && (/(?:^|;)\s*mode:\s*([\w+-]+)/i.exec(emacs)?.[1] ?? (emacs.includes(':') ? undefined : emacs.trim()));
+  const vim = /\b(?:vim?|ex):.*?\b(?:ft|filetype)=([\w+]+)/.exec(text)?.[1];
+  const name = (mode ?? vim)?.toLowerCase();
+  return name ? EDITOR_MODES[name] : undefined;
+}
 
 /** The language a comment names: a file name with its extension (`fsmap.h`, `style.css`), or the language itself. */
 function languageNamedIn(text: string): Language | undefined {

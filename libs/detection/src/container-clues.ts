@@ -67,12 +67,17 @@ export function zipClue(header: Uint8Array): ContentGuess {
   return { format: 'zip', confidence: 0.9, reason: 'zip local file header', family: ZIP_BASED, minSize: 22 };
 }
 
-/** What the content types or relationships of an OPC package name first: its main part's kind. */
+/**
+ * What the content types or relationships of an OPC package name first: its main part's kind. The package
+ * relationship to the main part may be cut off by the 200 bytes right after its target's first letter
+ * (`officeDocument" Target="x`, as LibreOffice writes `_rels/.rels`); that letter names the part's folder.
+ */
+const mainPartTarget = (initial: string) => `officeDocument"\\s+Target="\\/?${initial}`;
 const PACKAGE_KIND_MARKERS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/presentationml|"\/?ppt\//, 'pptx'],
-  [/spreadsheetml|ms-excel|"\/?xl\//, 'xlsx'],
-  [/wordprocessingml|ms-word|"\/?word\//, 'docx'],
-  [/visio/i, 'vsdx'],
+  [new RegExp(`presentationml|"\\/?ppt\\/|${mainPartTarget('p')}`), 'pptx'],
+  [new RegExp(`spreadsheetml|ms-excel|"\\/?xl\\/|${mainPartTarget('x')}`), 'xlsx'],
+  [new RegExp(`wordprocessingml|ms-word|"\\/?word\\/|${mainPartTarget('w')}`), 'docx'],
+  [new RegExp(`visio|${mainPartTarget('v')}`, 'i'), 'vsdx'],
   [/xps|fdseq|FixedDocumentSequence/i, 'xps'],
 ];
 function packageKind(text: string): string | undefined {

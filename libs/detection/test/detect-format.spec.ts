@@ -73,6 +73,19 @@ describe('detectFormat', () => {
     }
   });
 
+  it("reads the main part's folder from a package relationship the 200 bytes cut after its first letter", () => {
+    const rels = (target: string) =>
+      '<?xml version="1.0" encoding="UTF-8"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+      `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="${target}`;
+    const cut = (target: string) => zipEntry('_rels/.rels', rels(target), { deflated: true });
+    expect(best('x', cut('x'))).toBe('xlsx');
+    expect(best('x', cut('p'))).toBe('pptx');
+    expect(best('x', cut('w'))).toBe('docx');
+    // Cut before the target's first letter: still a tie the name breaks.
+    expect(detect('x', cut('')).best!.confidence).toBeLessThanOrEqual(0.5);
+    expect(best('x.pptx', cut(''))).toBe('pptx');
+  });
+
   it('tells MOBI 6 from KF8 (AZW3) when record 0 lies within the header, and ranks both otherwise', () => {
     const palmDb = (records: number, version: number) => {
       const head = Buffer.alloc(78 + records * 8 + 2 + 40);
