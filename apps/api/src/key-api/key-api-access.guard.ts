@@ -65,15 +65,18 @@ export class KeyApiAccessGuard implements CanActivate {
   private async enforceLimits(caller: KeyApiCaller, ip: string, reply: FastifyReply): Promise<void> {
     const who = caller.apiKeyId ? `key:${caller.apiKeyId}` : `ip:${ip}`;
     const whom = caller.apiKeyId ? 'for this API key' : 'without an API key (per client IP; use an API key for higher limits)';
+    const { requestsPerMinute, dailyQuota } = caller.limits;
     let counts: WindowCount[];
     try {
-      counts = await this.counters.hitWindows(`keyapi:${who}`, [MINUTE, DAY]);
+      counts = await this.counters.hitWindows(`keyapi:${who}`, [
+        { seconds: MINUTE, limit: requestsPerMinute },
+        { seconds: DAY, limit: dailyQuota },
+      ]);
     } catch (error) {
       this.logger.warn(`key API limits not checked: ${(error as Error).message}`);
       return;
     }
     const [minute, day] = counts as [WindowCount, WindowCount];
-    const { requestsPerMinute, dailyQuota } = caller.limits;
     void reply
       .header('RateLimit-Limit', String(requestsPerMinute))
       .header('RateLimit-Remaining', String(Math.max(0, requestsPerMinute - minute.count)))

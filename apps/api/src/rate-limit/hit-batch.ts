@@ -1,8 +1,8 @@
-/** One key's hits in a batch: how many, the expiry a new window gets, and who waits for which count. */
+/** One key's takers in a batch: how many counts in all, the expiry a new window gets, and who waits for which. */
 interface PendingKey {
   hits: number;
   expireSeconds: number;
-  waiters: Array<{ resolve(count: number): void; reject(error: unknown): void }>;
+  takers: Array<{ counts: number; resolve(first: number): void; reject(error: unknown): void }>;
 }
 
 /** Counts every key hit `hits` times in one call (INCRBY, expiry set on a new key), each key's new total in order. */
@@ -10,8 +10,8 @@ export type CountHits = (keys: readonly { key: string; hits: number; expireSecon
 
 /**
  * Coalesces the hits of one event-loop turn into one call to the counter store: under load many requests are
- * counted per turn, and a round trip each would cost more than their own work. Each hit still gets its own
- * count, as if counted alone: a key hit n times whose total becomes t gave its hits t-n+1 … t, in arrival order.
+ * counted per turn, and a round trip each would cost more than their own work. Each taker still gets its own
+ * counts, as if counted alone: a key taken n times in all whose total becomes t gave out t-n+1 … t, in arrival order.
  */
 export class HitBatch {
   private pending = new Map<string, PendingKey>();
@@ -21,10 +21,15 @@ export class HitBatch {
 
   /** The key's count after this hit. */
   hit(key: string, expireSeconds: number): Promise<number> {
+    return this.take(key, expireSeconds, 1);
+  }
+
+  /** Takes `counts` consecutive counts of the key; resolves to the first of them. */
+  take(key: string, expireSeconds: number, counts: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      const entry = this.pending.get(key) ?? { hits: 0, expireSeconds, waiters: [] };
-      entry.hits++;
-      entry.waiters.push({ resolve, reject });
+      const entry = this.pending.get(key) ?? { hits: 0, expireSeconds, takers: [] };
+      entry.hits += counts;
+      entry.takers.push({ counts, resolve, reject });
       this.pending.set(key, entry);
       if (!this.scheduled) {
         this.scheduled = true;
@@ -40,9 +45,15 @@ export class HitBatch {
     this.scheduled = false;
     try {
       const totals = await this.countHits(batch.map(([key, { hits, expireSeconds }]) => ({ key, hits, expireSeconds })));
-      batch.forEach(([, { hits, waiters }], i) => waiters.forEach((waiter, j) => waiter.resolve(totals[i]! - hits + 1 + j)));
+      batch.forEach(([, { hits, takers }], i) => {
+        let next = totals[i]! - hits + 1;
+        for (const taker of takers) {
+          taker.resolve(next);
+          next += taker.counts;
+        }
+      });
     } catch (error) {
-      for (const [, { waiters }] of batch) for (const waiter of waiters) waiter.reject(error);
+      for (const [, { takers }] of batch) for (const taker of takers) taker.reject(error);
     }
   }
 }

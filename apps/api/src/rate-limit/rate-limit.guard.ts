@@ -32,7 +32,7 @@ export class RateLimitGuard implements CanActivate {
     if (!isLimited(request)) return true;
     let hit;
     try {
-      hit = await this.store.hit(request.ip, WINDOW_SECONDS);
+      hit = await this.store.hit(request.ip, { seconds: WINDOW_SECONDS, limit: this.config.x402RateLimitPerMinute });
     } catch (error) {
       this.logger.warn(`rate limit not checked: ${(error as Error).message}`);
       return true;

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { redisOptionsFromUrl } from '../queue/redis-options.js';
+import { CountLeases } from './count-leases.js';
 import { HitBatch } from './hit-batch.js';
 
 /**
@@ -25,14 +26,25 @@ export interface WindowCount {
   resetInSeconds: number;
 }
 
-/** Fixed-window counters in Redis, so limits hold across every instance of the API. */
+/** A fixed window of `seconds` and the most hits it allows (which sizes the counts taken ahead). */
+export interface LimitWindow {
+  seconds: number;
+  limit: number;
+}
+
+/**
+ * Fixed-window counters in Redis, so limits hold across every instance of the API. A busy client's counts
+ * are taken from Redis in blocks (CountLeases), every hit still getting its own position in the window.
+ */
 @Injectable()
 export class RateLimitStore implements OnModuleDestroy {
   private readonly redis: WithCountHits;
-  private readonly batch = new HitBatch(async (keys) => {
-    if (this.redis.status === 'wait') await this.redis.connect();
-    return this.redis.countHits(keys.length, ...keys.map(({ key }) => key), ...keys.flatMap(({ hits, expireSeconds }) => [hits, expireSeconds]));
-  });
+  private readonly leases = new CountLeases(
+    new HitBatch(async (keys) => {
+      if (this.redis.status === 'wait') await this.redis.connect();
+      return this.redis.countHits(keys.length, ...keys.map(({ key }) => key), ...keys.flatMap(({ hits, expireSeconds }) => [hits, expireSeconds]));
+    }),
+  );
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.redis = new Redis({ ...redisOptionsFromUrl(config.redisUrl), enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }) as WithCountHits;
@@ -41,19 +53,20 @@ export class RateLimitStore implements OnModuleDestroy {
   }
 
   /** Counts one hit of `client` in the current window; returns the count and the seconds left in the window. */
-  async hit(client: string, windowSeconds: number, now = Date.now()): Promise<WindowCount> {
-    const [count] = await this.hitWindows(client, [windowSeconds], now);
+  async hit(client: string, window: LimitWindow, now = Date.now()): Promise<WindowCount> {
+    const [count] = await this.hitWindows(client, [window], now);
     return count!;
   }
 
   /** Counts one hit of `client` in windows of several lengths; the hits of one event-loop turn share one round trip to Redis. */
-  async hitWindows(client: string, windowsSeconds: readonly number[], now = Date.now()): Promise<WindowCount[]> {
+  async hitWindows(client: string, windows: readonly LimitWindow[], now = Date.now()): Promise<WindowCount[]> {
     const nowSeconds = Math.floor(now / 1000);
     return Promise.all(
-      windowsSeconds.map(async (seconds) => {
+      windows.map(async ({ seconds, limit }) => {
         const window = Math.floor(now / 1000 / seconds);
-        const count = await this.batch.hit(`${this.config.queuePrefix}:ratelimit:${seconds}:${window}:${client}`, seconds + 1);
-        return { count, resetInSeconds: Math.max(1, (window + 1) * seconds - nowSeconds) };
+        const endsAt = (window + 1) * seconds;
+        const count = await this.leases.hit(`${this.config.queuePrefix}:ratelimit:${seconds}:${window}:${client}`, seconds + 1, endsAt * 1000, limit);
+        return { count, resetInSeconds: Math.max(1, endsAt - nowSeconds) };
       }),
     );
   }
