@@ -8,7 +8,10 @@
  * - latency: p50 of a paid POST /api/x402/v1/detect-file-type (verify + settle on anvil) beside the same
  *   detection unpaid (POST /api/v1/detect_file_type), sequentially; and the official facilitator alone
  *   (verify + settle, in plain Node, no HTTP, no ledger), so that our integration's share — added minus the
- *   facilitator's — can be told apart. Target: the integration ≤ 3 ms at p50.
+ *   facilitator's — can be told apart. Target: the integration ≤ 3 ms at p50. The facilitator alone is
+ *   timed twice: called in its own thread, and called across the worker thread that hosts it in the
+ *   service's dev mode (FacilitatorThread) — the dev chain's stand-in for a live facilitator's network
+ *   hop — so that the integration can be read with and without that transport.
  * - throughput: paid detections per second with 10 concurrent payers, beside the facilitator alone with 10
  *   concurrent payments and unpaid detections with 10 concurrent clients. Target: ≥ 140 /s (2× the 70 /s of #19).
  *
@@ -42,6 +45,16 @@ const run = promisify(execFile);
 /** What the service asks for a paid detection, as its challenge said. */
 let detectionRequirements: PaymentRequirements | undefined;
 
+/** How the facilitator alone is called: in the caller's thread, or across the thread that hosts it in dev mode. */
+const FACILITATOR_TRANSPORTS = ['in-process', 'thread'] as const;
+type FacilitatorTransport = (typeof FACILITATOR_TRANSPORTS)[number];
+const TRANSPORT_LABELS: Record<FacilitatorTransport, string> = { 'in-process': 'in the caller\'s thread', thread: 'across its dev-mode thread' };
+
+interface FacilitatorTiming {
+  ms: number;
+  perSecond: number;
+}
+
 interface Round {
   unpaidMs: number;
   paidMs: number;
@@ -55,7 +68,7 @@ const subjects = [
   { label: 'PostgreSQL', env: { DATABASE_URL: database.url }, rounds: [] as Round[] },
 ];
 try {
-  const facilitatorAlone: Array<{ ms: number; perSecond: number }> = [];
+  const facilitatorAlone: Record<FacilitatorTransport, FacilitatorTiming[]> = { 'in-process': [], thread: [] };
   for (let round = 0; round < ROUNDS; round++) {
     for (const subject of subjects) {
       subject.rounds.push(
@@ -69,24 +82,29 @@ try {
         }),
       );
     }
-    facilitatorAlone.push(await onFreshChain(timeFacilitatorAlone));
+    for (const transport of FACILITATOR_TRANSPORTS) facilitatorAlone[transport].push(await onFreshChain((chain) => timeFacilitatorAlone(chain, transport)));
   }
 
-  const facilitatorMs = median(facilitatorAlone.map((round) => round.ms));
-  const facilitatorPerSecond = median(facilitatorAlone.map((round) => round.perSecond));
   const list = (values: number[], digits = 1) => values.map((value) => value.toFixed(digits)).join(' / ');
+  const facilitatorMs = (transport: FacilitatorTransport) => median(facilitatorAlone[transport].map((round) => round.ms));
+  const facilitatorPerSecond = median(facilitatorAlone['in-process'].map((round) => round.perSecond));
   console.log(`payment cost on the dev chain: ${ROUNDS} interleaved rounds, each measurement on a fresh chain; medians (each round's value after it)`);
-  console.log(`  the official facilitator alone, verify + settle   p50 ${facilitatorMs.toFixed(1)} ms (${list(facilitatorAlone.map((r) => r.ms))});  ${facilitatorPerSecond.toFixed(0)} /s with ${PAYERS} concurrent (${list(facilitatorAlone.map((r) => r.perSecond), 0)})`);
+  for (const transport of FACILITATOR_TRANSPORTS) {
+    const rounds = facilitatorAlone[transport];
+    console.log(`  the official facilitator alone, verify + settle, ${TRANSPORT_LABELS[transport]}   p50 ${facilitatorMs(transport).toFixed(1)} ms (${list(rounds.map((r) => r.ms))});  ${median(rounds.map((r) => r.perSecond)).toFixed(0)} /s with ${PAYERS} concurrent (${list(rounds.map((r) => r.perSecond), 0)})`);
+  }
   for (const { label, rounds } of subjects) {
     const unpaid = median(rounds.map((r) => r.unpaidMs));
     const added = rounds.map((r) => r.paidMs - r.unpaidMs);
-    const integration = median(added) - facilitatorMs;
     const paidPerSecond = median(rounds.map((r) => r.paidPerSecond));
     console.log(`  ${label}`);
     console.log(`    unpaid detection (baseline)   p50 ${unpaid.toFixed(1)} ms   ${median(rounds.map((r) => r.unpaidPerSecond)).toFixed(0)} /s with ${PAYERS} concurrent`);
     console.log(`    paid detection                p50 ${median(rounds.map((r) => r.paidMs)).toFixed(1)} ms (${list(rounds.map((r) => r.paidMs))})`);
     console.log(`    added by payment              p50 ${median(added).toFixed(1)} ms (${list(added)})`);
-    console.log(`    our integration (added − facilitator alone)   ${integration.toFixed(1)} ms   target ≤ ${INTEGRATION_TARGET_MS} ms ${integration <= INTEGRATION_TARGET_MS ? '✔' : '✘'}`);
+    for (const transport of FACILITATOR_TRANSPORTS) {
+      const integration = median(added) - facilitatorMs(transport);
+      console.log(`    our integration (added − facilitator alone, ${TRANSPORT_LABELS[transport]})   ${integration.toFixed(1)} ms   target ≤ ${INTEGRATION_TARGET_MS} ms ${integration <= INTEGRATION_TARGET_MS ? '✔' : '✘'}`);
+    }
     console.log(`    paid detections per second    ${paidPerSecond.toFixed(0)} /s (${list(rounds.map((r) => r.paidPerSecond), 0)}), ${PAYERS} concurrent payers   target ≥ ${THROUGHPUT_TARGET} /s ${paidPerSecond >= THROUGHPUT_TARGET ? '✔' : '✘'}; ${((100 * paidPerSecond) / facilitatorPerSecond).toFixed(0)} % of the facilitator alone`);
   }
 } finally {
@@ -173,9 +191,10 @@ async function perSecond(count: number, request: () => Promise<Answer>): Promise
 }
 
 /** The official facilitator alone (what dev mode runs), in plain Node: sequential p50 and concurrent throughput. */
-async function timeFacilitatorAlone(chain: DevChain): Promise<{ ms: number; perSecond: number }> {
+async function timeFacilitatorAlone(chain: DevChain, transport: FacilitatorTransport): Promise<FacilitatorTiming> {
   // The service's own requirements: every fresh chain has the token at the same address and the same payTo.
-  const { stdout } = await run(process.execPath, ['bench/support/facilitator-timing.mjs', chain.rpcUrl, JSON.stringify(detectionRequirements), String(SEQUENTIAL), String(CONCURRENT), String(PAYERS)]);
+  const args = [chain.rpcUrl, JSON.stringify(detectionRequirements), String(SEQUENTIAL), String(CONCURRENT), String(PAYERS), transport];
+  const { stdout } = await run(process.execPath, ['bench/support/facilitator-timing.mjs', ...args]);
   const timing = JSON.parse(stdout) as { durations: number[]; perSecond: number };
   return { ms: median(timing.durations), perSecond: timing.perSecond };
 }
