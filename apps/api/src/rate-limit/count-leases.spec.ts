@@ -18,6 +18,13 @@ function sharedCounter() {
 
 const WINDOW_ENDS_AT = 60_000;
 
+/** One instance counting on its own store, on a clock the test moves. */
+function oneInstance() {
+  const store = sharedCounter();
+  const clock = { now: 0 };
+  return { store, clock, leases: new CountLeases(new HitBatch(store.countHits), () => clock.now) };
+}
+
 /** `hits` hits of one key in turn, `perTurn` at a time (one event-loop turn each), `stepMs` apart on the clock. */
 async function hitInTurns(leases: CountLeases, clock: { now: number }, { hits, perTurn, limit, stepMs = 1, key = 'k' }: { hits: number; perTurn: number; limit: number; stepMs?: number; key?: string }) {
   const counts: number[] = [];
@@ -31,18 +38,14 @@ async function hitInTurns(leases: CountLeases, clock: { now: number }, { hits, p
 
 describe('CountLeases', () => {
   it('asks the store for every hit of a quiet client, as plain counting would', async () => {
-    const store = sharedCounter();
-    const clock = { now: 0 };
-    const leases = new CountLeases(new HitBatch(store.countHits), () => clock.now);
+    const { store, clock, leases } = oneInstance();
     const counts = await hitInTurns(leases, clock, { hits: 5, perTurn: 1, limit: 1_000_000, stepMs: 2000 });
     expect(counts).toEqual([1, 2, 3, 4, 5]);
     expect(store.calls).toEqual([1, 1, 1, 1, 1]);
   });
 
   it("takes a busy client's counts ahead in growing blocks, each hit still getting its own count in order", async () => {
-    const store = sharedCounter();
-    const clock = { now: 0 };
-    const leases = new CountLeases(new HitBatch(store.countHits), () => clock.now);
+    const { store, clock, leases } = oneInstance();
     const counts = await hitInTurns(leases, clock, { hits: 1000, perTurn: 1, limit: 1_000_000 });
     expect(counts).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
     // 1, then 1 + 1, 1 + 2, 1 + 4 … up to 1 + 64 a call.
@@ -53,9 +56,7 @@ describe('CountLeases', () => {
   });
 
   it('takes nothing ahead near the limit: a small limit is counted exactly, hit by hit', async () => {
-    const store = sharedCounter();
-    const clock = { now: 0 };
-    const leases = new CountLeases(new HitBatch(store.countHits), () => clock.now);
+    const { store, clock, leases } = oneInstance();
     const counts = await hitInTurns(leases, clock, { hits: 12, perTurn: 1, limit: 10 });
     expect(counts).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     expect(store.calls).toEqual(Array.from({ length: 12 }, () => 1));
@@ -84,9 +85,7 @@ describe('CountLeases', () => {
   });
 
   it('hands out counts of a block being taken one by one to the hits that arrive meanwhile', async () => {
-    const store = sharedCounter();
-    const clock = { now: 0 };
-    const leases = new CountLeases(new HitBatch(store.countHits), () => clock.now);
+    const { clock, leases } = oneInstance();
     await hitInTurns(leases, clock, { hits: 3, perTurn: 1, limit: 1_000_000 });
     // A turn of 20 hits: the first takes a block, the others are counted with it; none is counted twice.
     const counts = await hitInTurns(leases, clock, { hits: 20, perTurn: 20, limit: 1_000_000 });
@@ -95,9 +94,7 @@ describe('CountLeases', () => {
   });
 
   it('forgets quiet keys and ended windows', async () => {
-    const store = sharedCounter();
-    const clock = { now: 0 };
-    const leases = new CountLeases(new HitBatch(store.countHits), () => clock.now);
+    const { clock, leases } = oneInstance();
     await hitInTurns(leases, clock, { hits: 50, perTurn: 1, limit: 1_000_000, key: 'busy' });
     await hitInTurns(leases, clock, { hits: 1, perTurn: 1, limit: 1_000_000, key: 'quiet' });
     expect(leases.size).toBe(2);
