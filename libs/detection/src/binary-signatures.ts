@@ -127,6 +127,8 @@ const PROBES: readonly Probe[] = [
   (h) => (startsWithText(h, 'ply\n') || startsWithText(h, 'ply\r\n') ? { format: 'ply', confidence: 0.95, reason: 'PLY header' } : undefined),
   (h) => (looksLikeTar(h) ? { format: 'tar', confidence: 0.85, reason: 'tar header fields (mode, size, checksum)', minSize: 512 } : undefined),
   (h) => (looksLikeTga(h) ? { format: 'tga', confidence: 0.45, reason: 'TGA header fields' } : undefined),
+  // An ISO 9660 (or UDF) image opens with 32 KiB of zeros, its system area; so may any blank-started image, hence the low confidence.
+  (h) => (h.length >= 64 && h.every((byte) => byte === 0) ? { format: 'iso', confidence: 0.4, reason: `${h.length} zero bytes, as a disc image's system area opens`, minSize: 36_864 } : undefined),
 ];
 
 /** The binary format the magic numbers show, if any. */

@@ -86,6 +86,17 @@ describe('detectFormat', () => {
     expect(best('x.pptx', cut(''))).toBe('pptx');
   });
 
+  it('reads 200 zero bytes as the blank system area a disc image opens with, at a confidence a name overrides', () => {
+    const blank = Buffer.alloc(200);
+    const unnamed = detect('download', blank, 700 * 1024 * 1024);
+    expect(unnamed.best?.format.id).toBe('iso');
+    expect(unnamed.best!.confidence).toBeLessThanOrEqual(0.4);
+    expect(detect('disc.iso', blank, 700 * 1024 * 1024).best!.confidence).toBeGreaterThan(unnamed.best!.confidence);
+    // Too small for an image, or too few bytes to say anything.
+    expect(detect('download', blank, 4096).best!.confidence).toBeLessThan(0.2);
+    expect(detect('download', Buffer.alloc(16), 700 * 1024 * 1024).best).toBeNull();
+  });
+
   it('tells MOBI 6 from KF8 (AZW3) when record 0 lies within the header, and ranks both otherwise', () => {
     const palmDb = (records: number, version: number) => {
       const head = Buffer.alloc(78 + records * 8 + 2 + 40);
