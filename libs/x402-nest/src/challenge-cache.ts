@@ -6,26 +6,31 @@ export interface OfferedChallenge {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/** A kept challenge, with its body already serialised: every answer sends the same JSON text. */
+export interface CachedChallenge extends OfferedChallenge {
+  readonly body: string;
+}
+
 /**
- * Challenges already built, by route, price and resource URL: `@x402/core` builds and base64-encodes one per
- * unpaid request, the most frequent request a paid route gets. Entries are frozen (shared by every answer) and
+ * Challenges already built and serialised, by route, price and resource URL: `@x402/core` builds and
+ * base64-encodes one per unpaid request, the most frequent request a paid route gets. Entries are frozen (shared by every answer) and
  * their number is bounded: the resource URL follows the request's Host header when no public base URL is set,
  * so a client could otherwise grow the cache one spelling at a time. Only built challenges are kept, never a
  * failure to build one.
  */
 export class ChallengeCache {
-  private readonly entries = new Map<string, OfferedChallenge>();
+  private readonly entries = new Map<string, CachedChallenge>();
 
   constructor(private readonly capacity = 256) {}
 
-  async get(key: string, build: () => Promise<OfferedChallenge | undefined>): Promise<OfferedChallenge | undefined> {
+  async get(key: string, build: () => Promise<OfferedChallenge | undefined>): Promise<CachedChallenge | undefined> {
     const cached = this.entries.get(key);
     if (cached) return cached;
     const built = await build();
     if (!built) return undefined;
     // The oldest entry makes room: Maps iterate in insertion order.
     if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    const frozen: OfferedChallenge = deepFreeze({ challenge: built.challenge, headers: built.headers });
+    const frozen: CachedChallenge = deepFreeze({ challenge: built.challenge, headers: built.headers, body: JSON.stringify(built.challenge) });
     this.entries.set(key, frozen);
     return frozen;
   }

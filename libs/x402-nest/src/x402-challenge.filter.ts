@@ -11,6 +11,6 @@ import { X402PaymentRequiredException } from './x402.exceptions.js';
 export class X402ChallengeFilter implements ExceptionFilter<X402PaymentRequiredException> {
   catch(exception: X402PaymentRequiredException, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    void reply.headers(exception.headers).status(402).type('application/json; charset=utf-8').send(exception.challenge);
+    void reply.headers(exception.headers).status(402).type('application/json; charset=utf-8').send(exception.body ?? JSON.stringify(exception.challenge));
   }
 }

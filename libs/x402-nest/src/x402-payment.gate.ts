@@ -199,7 +199,7 @@ export class X402PaymentGate {
     const offered = await this.challenges.get(`${route.name}\n${adapter.priceAtomic}\n${adapter.getUrl()}`, () => this.offer(server, context));
     // Not a challenge (a status other than 402): answered as it came, never cached.
     if (!offered) return this.refusal((await this.unpaidAnswer(server, context)).response);
-    if (error === undefined) return X402PaymentRequiredException.withoutStack(offered.challenge, offered.headers);
+    if (error === undefined) return X402PaymentRequiredException.withoutStack(offered.challenge, offered.headers, offered.body);
     const challenge = { ...offered.challenge, error };
     return X402PaymentRequiredException.withoutStack(challenge, { ...offered.headers, 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(challenge) });
   }

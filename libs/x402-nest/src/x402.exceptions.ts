@@ -9,6 +9,8 @@ export class X402PaymentRequiredException extends HttpException {
   constructor(
     readonly challenge: PaymentRequired,
     readonly headers: Record<string, string>,
+    /** The challenge already serialised as JSON, when it was kept so. */
+    readonly body?: string,
   ) {
     super(challenge, 402);
   }
@@ -17,11 +19,11 @@ export class X402PaymentRequiredException extends HttpException {
    * The same, without a stack trace: a challenge is the expected answer to every unpaid request, not a fault
    * anyone debugs, and capturing the stack of each would be a large share of the unpaid path's work.
    */
-  static withoutStack(challenge: PaymentRequired, headers: Record<string, string>): X402PaymentRequiredException {
+  static withoutStack(challenge: PaymentRequired, headers: Record<string, string>, body?: string): X402PaymentRequiredException {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {
-      return new X402PaymentRequiredException(challenge, headers);
+      return new X402PaymentRequiredException(challenge, headers, body);
     } finally {
       Error.stackTraceLimit = limit;
     }

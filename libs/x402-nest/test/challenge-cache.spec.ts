@@ -18,6 +18,8 @@ describe('ChallengeCache', () => {
     expect(second).toBe(first);
     expect(Object.isFrozen(first!.challenge.accepts[0])).toBe(true);
     expect(Object.isFrozen(first!.headers)).toBe(true);
+    // Serialised once, as every answer sends it.
+    expect(JSON.parse(first!.body)).toEqual(offered('2000').challenge);
   });
 
   it('keeps at most its capacity, dropping the oldest', async () => {
@@ -33,6 +35,6 @@ describe('ChallengeCache', () => {
     const cache = new ChallengeCache();
     await expect(cache.get('a', () => Promise.reject(new Error('facilitator down')))).rejects.toThrow('facilitator down');
     expect(await cache.get('a', async () => undefined)).toBeUndefined();
-    expect(await cache.get('a', async () => offered('3'))).toEqual(offered('3'));
+    expect(await cache.get('a', async () => offered('3'))).toMatchObject(offered('3'));
   });
 });
