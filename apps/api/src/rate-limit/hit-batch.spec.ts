@@ -19,7 +19,7 @@ describe('HitBatch', () => {
   it('counts the hits of one turn in one call, each hit with its own count in arrival order', async () => {
     const { countHits, calls } = memoryCounter();
     const batch = new HitBatch(countHits);
-    const counts = await Promise.all([batch.hit('a', 61), batch.hit('b', 61), batch.hit('a', 61), batch.hit('a', 61)]);
+    const counts = await Promise.all([batch.take('a', 61, 1), batch.take('b', 61, 1), batch.take('a', 61, 1), batch.take('a', 61, 1)]);
     expect(counts).toEqual([1, 1, 2, 3]);
     expect(calls).toEqual([[{ key: 'a', hits: 3, expireSeconds: 61 }, { key: 'b', hits: 1, expireSeconds: 61 }]]);
   });
@@ -27,8 +27,8 @@ describe('HitBatch', () => {
   it('goes on counting from the store total in the next turn', async () => {
     const { countHits, calls } = memoryCounter();
     const batch = new HitBatch(countHits);
-    await Promise.all([batch.hit('a', 61), batch.hit('a', 61)]);
-    expect(await Promise.all([batch.hit('a', 61), batch.hit('a', 61)])).toEqual([3, 4]);
+    await Promise.all([batch.take('a', 61, 1), batch.take('a', 61, 1)]);
+    expect(await Promise.all([batch.take('a', 61, 1), batch.take('a', 61, 1)])).toEqual([3, 4]);
     expect(calls).toHaveLength(2);
   });
 
@@ -39,9 +39,9 @@ describe('HitBatch', () => {
       if (fail) throw new Error('Redis is down');
       return countHits(keys);
     });
-    const failed = await Promise.allSettled([batch.hit('a', 61), batch.hit('b', 61)]);
+    const failed = await Promise.allSettled([batch.take('a', 61, 1), batch.take('b', 61, 1)]);
     expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
     fail = false;
-    expect(await batch.hit('a', 61)).toBe(1);
+    expect(await batch.take('a', 61, 1)).toBe(1);
   });
 });

@@ -19,11 +19,6 @@ export class HitBatch {
 
   constructor(private readonly countHits: CountHits) {}
 
-  /** The key's count after this hit. */
-  hit(key: string, expireSeconds: number): Promise<number> {
-    return this.take(key, expireSeconds, 1);
-  }
-
   /** Takes `counts` consecutive counts of the key; resolves to the first of them. */
   take(key: string, expireSeconds: number, counts: number): Promise<number> {
     return new Promise((resolve, reject) => {
