@@ -10,6 +10,7 @@ set -euo pipefail
 PACKAGES=(
   ffmpeg        # audio and video engine
   file          # libmagic, the detection baseline
+  bubblewrap    # the engine sandbox (bwrap): every engine process runs in one
   libreoffice-writer-nogui   # documents engine (warm soffice pool): Writer
   libreoffice-calc-nogui     # … Calc
   libreoffice-impress-nogui  # … Impress

@@ -89,10 +89,15 @@ interface Extracted {
 export class ArchivesRuntime implements EngineRuntime {
   readonly descriptor = ARCHIVES_DESCRIPTOR;
 
+  private readonly runner: SandboxedProcessRunner;
+
   constructor(
-    private readonly runner = new SandboxedProcessRunner(),
+    runner = new SandboxedProcessRunner(),
     private readonly bsdtar = 'bsdtar',
-  ) {}
+  ) {
+    // The worker's sandbox, with this engine's limits and socket policy.
+    this.runner = runner.forEngine(ARCHIVES_DESCRIPTOR);
+  }
 
   probe(): Promise<EngineAvailability> {
     return probeVersions(this.runner, [{ command: this.bsdtar, args: ['--version'] }], this.descriptor.debianPackages);
@@ -154,7 +159,7 @@ export class ArchivesRuntime implements EngineRuntime {
       {
         command: this.bsdtar,
         args: ['-t', '-v', '-v', '-v', '--numeric-owner', '--passphrase', PASSPHRASE, '-f', inputPath],
-        workRoot: context.workDir,
+        scratchDir: context.workDir,
         timeoutMs: deadline.remainingMs(),
         onStdout: (chunk) => {
           const lines = (pending + chunk).split('\n');
@@ -196,7 +201,7 @@ export class ArchivesRuntime implements EngineRuntime {
         {
           command: this.bsdtar,
           args: ['-x', '-f', inputPath, '-C', tree, '--no-same-owner', '--no-same-permissions', ...NO_METADATA, '--passphrase', PASSPHRASE],
-          workRoot: context.workDir,
+          scratchDir: context.workDir,
           timeoutMs: deadline.remainingMs(),
         },
         run,
@@ -221,7 +226,7 @@ export class ArchivesRuntime implements EngineRuntime {
         '--no-recursion', '--null', '-T', list, '-C', tree, '-s', ',^\\./,,',
         '--uid', '0', '--gid', '0', '--uname', '', '--gname', '', ...NO_METADATA,
       ],
-      workRoot: context.workDir,
+      scratchDir: context.workDir,
       timeoutMs: deadline.remainingMs(),
       outputPath,
       maxOutputBytes: context.limits.maxOutputBytes,

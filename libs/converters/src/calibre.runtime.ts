@@ -26,10 +26,15 @@ const PROGRESS = /^(\d{1,3})% /gm;
 export class CalibreRuntime implements EngineRuntime {
   readonly descriptor = CALIBRE_DESCRIPTOR;
 
+  private readonly runner: SandboxedProcessRunner;
+
   constructor(
-    private readonly runner = new SandboxedProcessRunner(),
+    runner = new SandboxedProcessRunner(),
     private readonly ebookConvert = 'ebook-convert',
-  ) {}
+  ) {
+    // The worker's sandbox, with this engine's limits and socket policy.
+    this.runner = runner.forEngine(CALIBRE_DESCRIPTOR);
+  }
 
   probe(): Promise<EngineAvailability> {
     return probeVersions(this.runner, [{ command: this.ebookConvert, args: ['--version'] }], this.descriptor.debianPackages);
@@ -52,7 +57,7 @@ export class CalibreRuntime implements EngineRuntime {
       const result = await this.runner.run({
         command: this.ebookConvert,
         args: [input, outputPath, ...OUTPUT_OPTIONS[to]!],
-        workRoot: context.workDir,
+        scratchDir: context.workDir,
         timeoutMs: context.limits.timeoutMs,
         outputPath,
         maxOutputBytes: context.limits.maxOutputBytes,

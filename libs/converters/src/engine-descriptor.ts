@@ -1,4 +1,5 @@
 import type { OptionName } from './conversion-options.js';
+import type { SocketPolicy } from './sandbox/seccomp/seccomp-rules.js';
 
 /** Which queue an engine's conversions wait in: a slow document never holds up an image. */
 export const ENGINE_CLASSES = ['documents', 'media', 'images'] as const;
@@ -48,6 +49,23 @@ export interface EngineLimits {
   maxCompressionRatio?: number;
   /** Archives: the most directory levels an entry's path may have (`security_rejected`). */
   maxPathDepth?: number;
+  /**
+   * The sandbox's limits on the engine's processes (defaults in sandbox/process-limits.ts). Address space of
+   * each process: past it, allocations fail and the conversion ends `file_too_large`.
+   */
+  memoryBytes?: number;
+  /**
+   * CPU seconds one conversion may use: RLIMIT_CPU of a process started for it, measured per conversion in a
+   * warm instance. Past it the conversion ends `timeout`; engines whose input can loop get one well under
+   * `timeoutMs`.
+   */
+  cpuSeconds?: number;
+  /** Processes and threads in one sandbox (RLIMIT_NPROC, counted in the sandbox's own user namespace). */
+  processes?: number;
+  /** Open files of each process (RLIMIT_NOFILE). */
+  openFiles?: number;
+  /** The largest file a process may write (RLIMIT_FSIZE; past it `file_too_large`). Default: the output and expansion limits. */
+  fileBytes?: number;
 }
 
 /**
@@ -65,6 +83,8 @@ export interface EngineDescriptor {
   limits: EngineLimits;
   /** Debian packages that bring the engine (the test command installs them; the start-up log names them). */
   debianPackages: readonly string[];
+  /** Which sockets the engine's processes may open (default `unix-only`; see sandbox/seccomp/seccomp-rules.ts). */
+  sockets?: SocketPolicy;
 }
 
 /** Every pair of `from` formats to `to` formats but the identities, with the same attributes. */

@@ -45,13 +45,17 @@ export class GhostscriptRuntime implements EngineRuntime {
   readonly descriptor = GHOSTSCRIPT_DESCRIPTOR;
   private readonly info: PdfInfoReader;
 
+  private readonly runner: SandboxedProcessRunner;
+
   constructor(
-    private readonly runner = new SandboxedProcessRunner(),
+    runner = new SandboxedProcessRunner(),
     private readonly gs = 'gs',
     private readonly pdfinfo = 'pdfinfo',
     private readonly srgbProfile = DEBIAN_SRGB_PROFILE,
   ) {
-    this.info = new PdfInfoReader(runner, pdfinfo);
+    // The worker's sandbox, with this engine's limits and socket policy.
+    this.runner = runner.forEngine(GHOSTSCRIPT_DESCRIPTOR);
+    this.info = new PdfInfoReader(this.runner, pdfinfo);
   }
 
   async probe(): Promise<EngineAvailability> {
@@ -103,7 +107,7 @@ export class GhostscriptRuntime implements EngineRuntime {
         ...(options.pdfa ? ['-c', pdfaDefinition(this.srgbProfile), '-f'] : []),
         inputPath,
       ],
-      workRoot: context.workDir,
+      scratchDir: context.workDir,
       timeoutMs: deadline.remainingMs(),
       outputPath,
       maxOutputBytes: context.limits.maxOutputBytes,

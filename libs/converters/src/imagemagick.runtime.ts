@@ -1,11 +1,11 @@
-import { mkdtemp, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConversionError } from './conversion-error.js';
 import { IMAGEMAGICK_DESCRIPTOR } from './descriptors/imagemagick.descriptor.js';
 import { probeVersions, throwIfEngineMissing } from './engine-process.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
 import { IMAGEMAGICK_POLICY } from './imagemagick/imagemagick-policy.js';
+import { engineResourceDirectory } from './sandbox/engine-resources.js';
 import { SandboxedProcessRunner } from './sandboxed-process.runner.js';
 
 const PROBE_TIMEOUT_MS = 15_000;
@@ -22,11 +22,16 @@ export class ImageMagickRuntime implements EngineRuntime {
   readonly descriptor = IMAGEMAGICK_DESCRIPTOR;
   private policyDir?: Promise<string>;
 
+  private readonly runner: SandboxedProcessRunner;
+
   constructor(
-    private readonly runner = new SandboxedProcessRunner(),
+    runner = new SandboxedProcessRunner(),
     private readonly convertCommand = 'convert',
     private readonly identifyCommand = 'identify',
-  ) {}
+  ) {
+    // The worker's sandbox, with this engine's limits and socket policy.
+    this.runner = runner.forEngine(IMAGEMAGICK_DESCRIPTOR);
+  }
 
   probe(): Promise<EngineAvailability> {
     const checks = [{ command: this.convertCommand, args: ['-version'] }, { command: this.identifyCommand, args: ['-version'] }];
@@ -50,7 +55,8 @@ export class ImageMagickRuntime implements EngineRuntime {
         `${writer}:${outputPath}`,
       ],
       env: { MAGICK_CONFIGURE_PATH: await this.policy() },
-      workRoot: context.workDir,
+      readOnlyPaths: [await this.policy()],
+      scratchDir: context.workDir,
       timeoutMs: context.limits.timeoutMs,
       outputPath,
       maxOutputBytes: context.limits.maxOutputBytes,
@@ -74,7 +80,8 @@ export class ImageMagickRuntime implements EngineRuntime {
       command: this.identifyCommand,
       args: ['-ping', '-format', '%w %h\n', input],
       env: { MAGICK_CONFIGURE_PATH: await this.policy() },
-      workRoot: context.workDir,
+      readOnlyPaths: [await this.policy()],
+      scratchDir: context.workDir,
       timeoutMs: Math.min(context.limits.timeoutMs, PROBE_TIMEOUT_MS),
       signal: context.signal,
     });
@@ -86,8 +93,8 @@ export class ImageMagickRuntime implements EngineRuntime {
   /** The directory holding our policy.xml, written once. */
   private policy(): Promise<string> {
     this.policyDir ??= (async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'fileshift-imagemagick-'));
-      await writeFile(join(dir, 'policy.xml'), IMAGEMAGICK_POLICY);
+      const dir = await engineResourceDirectory('imagemagick');
+      await writeFile(join(dir, 'policy.xml'), IMAGEMAGICK_POLICY, { mode: 0o644 });
       return dir;
     })();
     return this.policyDir;

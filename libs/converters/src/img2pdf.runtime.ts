@@ -30,10 +30,15 @@ interface ImageFacts {
 export class Img2pdfRuntime implements EngineRuntime {
   readonly descriptor = IMG2PDF_DESCRIPTOR;
 
+  private readonly runner: SandboxedProcessRunner;
+
   constructor(
-    private readonly runner = new SandboxedProcessRunner(),
+    runner = new SandboxedProcessRunner(),
     private readonly img2pdf = 'img2pdf',
-  ) {}
+  ) {
+    // The worker's sandbox, with this engine's limits and socket policy.
+    this.runner = runner.forEngine(IMG2PDF_DESCRIPTOR);
+  }
 
   probe(): Promise<EngineAvailability> {
     return probeVersions(this.runner, [{ command: this.img2pdf, args: ['--version'] }], this.descriptor.debianPackages);
@@ -57,7 +62,7 @@ export class Img2pdfRuntime implements EngineRuntime {
         command: this.img2pdf,
         // The internal PDF writer: the same output whether or not pikepdf is installed.
         args: ['--engine', 'internal', '-o', outputPath, ...sources],
-        workRoot: context.workDir,
+        scratchDir: context.workDir,
         timeoutMs: deadline.remainingMs(),
         outputPath,
         maxOutputBytes: context.limits.maxOutputBytes,

@@ -1,10 +1,10 @@
-import { mkdtemp, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { ConversionError } from './conversion-error.js';
 import { PANDOC_DESCRIPTOR, type PANDOC_READS, type PANDOC_WRITES } from './descriptors/pandoc.descriptor.js';
 import { probeVersions, throwIfEngineMissing } from './engine-process.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
+import { engineResourceDirectory } from './sandbox/engine-resources.js';
 import { SandboxedProcessRunner } from './sandboxed-process.runner.js';
 
 const PROBE_TIMEOUT_MS = 15_000;
@@ -46,10 +46,15 @@ export class PandocRuntime implements EngineRuntime {
   /** pandoc's own reference.odt, as a file: under --sandbox its odt writer finds its styles only there. */
   private referenceOdt?: Promise<string>;
 
+  private readonly runner: SandboxedProcessRunner;
+
   constructor(
-    private readonly runner = new SandboxedProcessRunner(),
+    runner = new SandboxedProcessRunner(),
     private readonly pandoc = 'pandoc',
-  ) {}
+  ) {
+    // The worker's sandbox, with this engine's limits and socket policy.
+    this.runner = runner.forEngine(PANDOC_DESCRIPTOR);
+  }
 
   probe(): Promise<EngineAvailability> {
     return probeVersions(this.runner, [{ command: this.pandoc, args: ['--version'] }], this.descriptor.debianPackages);
@@ -61,22 +66,23 @@ export class PandocRuntime implements EngineRuntime {
     if (!reader) throw new ConversionError('unsupported_or_corrupt_input', `This engine does not read ${request.from}.`);
     if (!output) throw new ConversionError('unsupported_output_format', `This engine does not write ${request.to}.`);
     const outputPath = singleOutput(request.outputDir, request.to);
+    const referenceDoc = request.to === 'odt' ? await this.referenceDocument(context) : undefined;
     const result = await this.runner.run({
       command: this.pandoc,
       args: [
         '--sandbox', '--from', reader, '--to', output.writer, ...(output.standalone ? ['--standalone'] : []),
-        ...(request.to === 'odt' ? [`--reference-doc=${await this.referenceDocument(context)}`] : []),
+        ...(referenceDoc ? [`--reference-doc=${referenceDoc}`] : []),
         '--output', outputPath, request.inputPath,
         '+RTS', `-M${MAX_HEAP}`, '-RTS',
       ],
-      workRoot: context.workDir,
+      scratchDir: context.workDir,
+      readOnlyPaths: referenceDoc ? [dirname(referenceDoc)] : [],
       timeoutMs: context.limits.timeoutMs,
       outputPath,
       maxOutputBytes: context.limits.maxOutputBytes,
       signal: context.signal,
     });
     throwIfEngineMissing(result, 'markup');
-    if (/heap overflow/i.test(result.stderrTail)) throw new ConversionError('file_too_large', 'The document needs more memory than this service gives a conversion.', false, result.stderrTail);
     if (result.exitCode !== 0) throw new ConversionError('unsupported_or_corrupt_input', `The input could not be read as ${request.from}.`, false, result.stderrTail);
     const size = await stat(outputPath).then((s) => s.size, () => 0);
     if (size === 0) throw new ConversionError('unsupported_or_corrupt_input', `The input holds nothing that converts to ${request.to}.`, false, result.stderrTail);
@@ -86,8 +92,9 @@ export class PandocRuntime implements EngineRuntime {
 
   private referenceDocument(context: StepContext): Promise<string> {
     this.referenceOdt ??= (async () => {
-      const path = join(await mkdtemp(join(tmpdir(), 'fileshift-pandoc-')), 'reference.odt');
-      const result = await this.runner.run({ command: this.pandoc, args: ['--output', path, '--print-default-data-file', 'reference.odt'], timeoutMs: PROBE_TIMEOUT_MS, signal: context.signal });
+      const dir = await engineResourceDirectory('pandoc');
+      const path = join(dir, 'reference.odt');
+      const result = await this.runner.run({ command: this.pandoc, args: ['--output', path, '--print-default-data-file', 'reference.odt'], scratchDir: dir, timeoutMs: PROBE_TIMEOUT_MS, signal: context.signal });
       const size = await stat(path).then((s) => s.size, () => 0);
       if (result.exitCode !== 0 || size === 0) throw new ConversionError('provider_error', 'The markup engine is not available.', true, result.stderrTail);
       return path;

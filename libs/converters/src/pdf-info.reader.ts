@@ -45,7 +45,7 @@ export class PdfInfoReader {
     const result = await this.runner.run({
       command: this.pdfinfo,
       args: ['-enc', 'UTF-8', ...(boxesOf ? ['-box', '-f', String(boxesOf.first), '-l', String(boxesOf.last)] : []), path],
-      workRoot: context.workDir,
+      scratchDir: context.workDir,
       timeoutMs: deadline.remainingMs(PDFINFO_TIMEOUT_MS),
       signal: context.signal,
       onStdout: (chunk) => {

@@ -54,11 +54,15 @@ export class PopplerRuntime implements EngineRuntime {
   readonly descriptor = POPPLER_DESCRIPTOR;
   private readonly info: PdfInfoReader;
 
+  private readonly runner: SandboxedProcessRunner;
+
   constructor(
-    private readonly runner = new SandboxedProcessRunner(),
+    runner = new SandboxedProcessRunner(),
     private readonly commands: PopplerCommands = DEBIAN_COMMANDS,
   ) {
-    this.info = new PdfInfoReader(runner, commands.pdfinfo);
+    // The worker's sandbox, with this engine's limits and socket policy.
+    this.runner = runner.forEngine(POPPLER_DESCRIPTOR);
+    this.info = new PdfInfoReader(this.runner, commands.pdfinfo);
   }
 
   probe(): Promise<EngineAvailability> {
@@ -152,7 +156,7 @@ export class PopplerRuntime implements EngineRuntime {
       result = await this.runner.run({
         command: this.commands.pdftoppm,
         args: [...args, job.inputPath, join(outputDir, 'render')],
-        workRoot: context.workDir,
+        scratchDir: context.workDir,
         timeoutMs: job.deadline.remainingMs(),
         signal: controller.signal,
       });
@@ -280,7 +284,7 @@ export class PopplerRuntime implements EngineRuntime {
     const result = await this.runner.run({
       command,
       args,
-      workRoot: job.context.workDir,
+      scratchDir: job.context.workDir,
       timeoutMs: job.deadline.remainingMs(),
       signal: job.context.signal,
       ...extra,

@@ -1,15 +1,28 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConversionError } from './conversion-error.js';
+import type { EngineDescriptor } from './engine-descriptor.js';
+import { defaultEngineSandbox, type EngineSandbox } from './sandbox/engine-sandbox.js';
+import { engineEnvironment } from './sandbox/engine-environment.js';
+import { limitFailure } from './sandbox/limit-failure.js';
+import { processLimitsOf, type ProcessLimits } from './sandbox/process-limits.js';
+import type { SocketPolicy } from './sandbox/seccomp/seccomp-rules.js';
+import { sandboxFailed, spawnWrapped } from './sandbox/spawn-wrapped.js';
+import type { WrappedCommand } from './sandbox/wrapped-command.js';
 
 export interface SandboxedRun {
   command: string;
   /** Arguments as an array: never a shell, so no input can become a command. */
   args: readonly string[];
-  /** The per-job temporary directory is created under this root and removed afterwards. */
-  workRoot?: string;
+  /**
+   * The job's scratch directory: the one place the engine may write, and where its input and output are (bound
+   * into its sandbox). The run's own temporary directory is made inside it and removed afterwards. Without one,
+   * the run gets a directory of its own under the OS temp directory.
+   */
+  scratchDir?: string;
+  /** Files or directories the engine reads beyond its scratch directory (its policy file): bound read-only. */
+  readOnlyPaths?: readonly string[];
   timeoutMs: number;
   /** Kills the process tree when this file grows past maxOutputBytes. */
   outputPath?: string;
@@ -18,7 +31,7 @@ export interface SandboxedRun {
   onStdout?: (chunk: string) => void;
   /** Variables added to the minimal environment (e.g. where an engine finds its security policy). */
   env?: Readonly<Record<string, string>>;
-  /** Test hook: the pid of the spawned process (also its process group id). */
+  /** Test hook: the pid of the spawned process (also its process group id; bubblewrap when sandboxed). */
   onSpawn?: (pid: number) => void;
 }
 
@@ -28,34 +41,77 @@ export interface SandboxedResult {
   stderrTail: string;
 }
 
+/** What the sandbox of one engine's processes is made of: its descriptor's limits and socket policy. */
+export interface EngineProfile {
+  limits: ProcessLimits;
+  sockets: SocketPolicy;
+}
+
+/** The profile of an engine, from its descriptor (the one source of its limits). */
+export const engineProfile = (descriptor: Pick<EngineDescriptor, 'limits' | 'sockets'>): EngineProfile => ({
+  limits: processLimitsOf(descriptor.limits),
+  sockets: descriptor.sockets ?? 'unix-only',
+});
+
+/** Runs that name no engine (installation checks): generous limits, no sockets but UNIX ones. */
+const GENERIC_PROFILE = engineProfile({ limits: { timeoutMs: 60_000, maxOutputBytes: 256 * 1024 * 1024 } });
+
 const STDERR_TAIL_BYTES = 4096;
 const STDOUT_KEPT_BYTES = 64 * 1024;
 const OUTPUT_POLL_MS = 100;
 
 /**
- * Runs an external engine under limits shared by every engine: its own temporary directory as
- * cwd and HOME, a minimal environment without proxies, lowered priority, its own process group
- * (a timeout, an abort or an oversized output kills the whole tree), and the last 4 KB of stderr
- * kept for the failure message.
+ * Runs an external engine, every one, the same way: inside the engine sandbox (bubblewrap: its own namespaces,
+ * the scratch directory as the only writable place, seccomp, the engine's limits; see sandbox/), with its own
+ * temporary directory as cwd and HOME, a minimal environment without proxies, lowered priority, a process group
+ * of its own (a timeout, an abort or an oversized output kills the whole tree), and the last 4 KB of stderr kept
+ * for the failure message. A limit or a sandbox refusal ends the run with the failure type it stands for.
  */
 export class SandboxedProcessRunner {
+  private readonly sandbox: Promise<EngineSandbox>;
+
+  constructor(
+    private readonly profile: EngineProfile = GENERIC_PROFILE,
+    sandbox: EngineSandbox | Promise<EngineSandbox> = defaultEngineSandbox(),
+  ) {
+    this.sandbox = Promise.resolve(sandbox);
+  }
+
+  /** The same sandbox for another engine's processes. */
+  forEngine(descriptor: Pick<EngineDescriptor, 'limits' | 'sockets'>): SandboxedProcessRunner {
+    return new SandboxedProcessRunner(engineProfile(descriptor), this.sandbox);
+  }
+
   async run(run: SandboxedRun): Promise<SandboxedResult> {
     run.signal?.throwIfAborted();
-    const workDir = await mkdtemp(join(run.workRoot ?? tmpdir(), 'fileshift-job-'));
+    const sandbox = await this.sandbox;
+    const ownDir = run.scratchDir === undefined ? await mkdtemp(join(tmpdir(), 'fileshift-run-')) : undefined;
+    const scratchDir = run.scratchDir ?? ownDir!;
+    const workDir = ownDir ?? (await mkdtemp(join(scratchDir, 'fileshift-run-')));
     try {
-      return await this.spawnIn(workDir, run);
+      const prepared = await sandbox.prepare({
+        command: run.command,
+        args: run.args,
+        writableDirs: [scratchDir],
+        readOnlyPaths: run.readOnlyPaths,
+        cwd: workDir,
+        limits: this.profile.limits,
+        sockets: this.profile.sockets,
+      });
+      try {
+        return await this.spawn(prepared.wrapped, workDir, run);
+      } finally {
+        prepared.release();
+      }
     } finally {
       await rm(workDir, { recursive: true, force: true });
     }
   }
 
-  private async spawnIn(workDir: string, run: SandboxedRun): Promise<SandboxedResult> {
-    // nice keeps conversions from starving the HTTP process on the same host.
-    const child = spawn('nice', ['-n', '10', run.command, ...run.args], {
+  private async spawn(wrapped: WrappedCommand, workDir: string, run: SandboxedRun): Promise<SandboxedResult> {
+    const { child, report } = spawnWrapped(wrapped, {
       cwd: workDir,
-      env: { ...run.env, PATH: '/usr/local/bin:/usr/bin:/bin', HOME: workDir, TMPDIR: workDir, LANG: 'C.UTF-8' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
+      env: { ...run.env, ...engineEnvironment(workDir) },
     });
     if (child.pid) run.onSpawn?.(child.pid);
     let stderrTail = '';
@@ -93,14 +149,20 @@ export class SandboxedProcessRunner {
         : undefined;
 
     try {
-      const exitCode = await new Promise<number>((resolve, reject) => {
-        child.once('error', (error) => reject(new ConversionError('provider_error', 'The conversion engine could not start.', true, error.message)));
-        child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : -1)));
-      });
+      const [exitCode, { childPid }] = await Promise.all([
+        new Promise<number>((resolve, reject) => {
+          child.once('error', (error) => reject(new ConversionError('provider_error', 'The conversion engine could not start.', true, error.message)));
+          child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : -1)));
+        }),
+        report,
+      ]);
       if (killedFor) {
         killedFor.diagnostics = stderrTail;
         throw killedFor;
       }
+      if (wrapped.sandboxed && sandboxFailed(childPid, exitCode, stderrTail)) throw new ConversionError('provider_error', 'The engine sandbox could not start.', true, stderrTail);
+      const limit = limitFailure(exitCode, stderrTail, this.profile.limits);
+      if (limit) throw limit;
       // A final check: the poll may have missed a burst written just before exit.
       if (run.outputPath && run.maxOutputBytes !== undefined) {
         const size = await stat(run.outputPath).then((s) => s.size, () => 0);

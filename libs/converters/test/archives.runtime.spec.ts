@@ -16,11 +16,12 @@ import {
   readArchive,
   writeArchiveSample,
 } from '../testing/archive-samples.js';
-import { convertStep, expectFailure, testContext } from './support/test-context.js';
+import { convertStep, expectFailure, testContext, leftovers } from './support/test-context.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'fileshift-archives-'));
-/** The job's scratch directory: every run must leave it empty. */
 const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-archives-work-'));
+// The test's files live in the engine's scratch directory, as a job's input does: only it is bound into the sandbox.
+const dir = mkdtempSync(join(workRoot, 'files-'));
+/** The job's scratch directory: every run must leave it empty. */
 /** Outside any job's scratch directory: where hostile entries aim. */
 const outside = mkdtempSync(join(tmpdir(), 'fileshift-archives-outside-'));
 afterAll(() => {
@@ -104,7 +105,7 @@ describe('ArchivesRuntime (Debian package libarchive-tools: bsdtar)', () => {
         if (to !== 'zip' && to !== '7z') expect(gnuTarEntries(out).sort()).toEqual(Object.keys(ARCHIVE_SAMPLE_CONTENTS).sort());
         expect(progress.at(-1)).toBe(100);
         expect(progress).toEqual([...progress].sort((a, b) => a - b));
-        expect(readdirSync(workRoot)).toEqual([]);
+        expect(leftovers(workRoot, dir)).toEqual([]);
       }
     }
   });
@@ -132,7 +133,7 @@ describe('ArchivesRuntime (Debian package libarchive-tools: bsdtar)', () => {
       [current] = (await convertStep(runtime, { inputPath: current, from: chain[i - 1]!, to: chain[i]! }, dir, { workDir: workRoot })) as [string];
       expectArchive(current, chain[i]!, contents);
     }
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('carries names that look like options or inclusions ("-C", "@list"), spaces and a newline as plain names', async () => {
@@ -164,7 +165,7 @@ describe('ArchivesRuntime (Debian package libarchive-tools: bsdtar)', () => {
     expect(many.message).toBe('The archive holds more than 4 entries; at most 4 are converted.');
     const big = await expectFailure(convertStep(runtime, { inputPath: samples.get('zip')!, from: 'zip', to: 'tar' }, dir, testContext(runtime, workRoot, { maxExpandedBytes: 500 })), 'file_too_large', dir);
     expect(big.message).toContain('more than 500 bytes');
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('refuses paths nested deeper than maxPathDepth (security_rejected)', async () => {
@@ -188,7 +189,7 @@ describe('ArchivesRuntime (Debian package libarchive-tools: bsdtar)', () => {
     const whole = readFileSync(samples.get('txz')!);
     writeFileSync(truncated, whole.subarray(0, Math.floor(whole.length / 2)));
     await expectFailure(convertStep(runtime, { inputPath: truncated, from: 'txz', to: 'zip' }, dir, { workDir: workRoot }), 'unsupported_or_corrupt_input', dir);
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('refuses an encrypted archive without asking for a passphrase (security_rejected)', async () => {
@@ -199,14 +200,14 @@ describe('ArchivesRuntime (Debian package libarchive-tools: bsdtar)', () => {
       const error = await expectFailure(convertStep(runtime, { inputPath: join(dir, name), from: '7z', to: 'zip' }, dir, { workDir: workRoot }), 'security_rejected', dir);
       expect(error.message).toBe('The archive is password-protected (encrypted): remove the password and upload it again.');
     }
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('stops at once when the job is aborted, leaving nothing behind', async () => {
     const controller = new AbortController();
     controller.abort();
     await expect(convertStep(runtime, { inputPath: samples.get('zip')!, from: 'zip', to: '7z' }, dir, { workDir: workRoot, signal: controller.signal })).rejects.toThrow();
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('refuses a pair it does not offer', async () => {
@@ -230,7 +231,7 @@ describe('hostile archives: escapes, links, devices and bombs', () => {
     const error = await expectFailure(convertStep(runtime, { inputPath, from, to: from === 'zip' ? 'tar' : 'zip' }, dir, { workDir: workRoot }), failureType, outside);
     expect(error.message).toMatch(message);
     expect(error.retryable).toBe(false);
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
     expect(readdirSync(outside)).toEqual([]);
     return error;
   };
@@ -307,7 +308,7 @@ describe('hostile archives: escapes, links, devices and bombs', () => {
     const error = await expectFailure(convertStep(lying, { inputPath: plainTar(), from: 'tar', to: 'zip' }, dir, { workDir: workRoot }), 'security_rejected', dir);
     expect(error.message).toBe('The archive holds more data than its headers declare: it looks like a decompression bomb.');
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('positive control: GNU tar -P extracts the same samples outside its directory', () => {

@@ -1,13 +1,13 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CalibreRuntime } from '../src/calibre.runtime.js';
 import { CALIBRE_DESCRIPTOR, EBOOK_FORMATS } from '../src/descriptors/calibre.descriptor.js';
 import { expectDocument, expectEbook, expectMarkup, readMobi, SAMPLE_HEADING, sampleDocx, sampleEpub, sampleFb2, sampleMobi, zip, zipEntries, zipText } from '../testing/index.js';
-import { convertStep, expectFailure } from './support/test-context.js';
+import { convertStep, expectFailure, leftovers } from './support/test-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-calibre-'));
 /** Outside any job's scratch directory: what hostile books try to read. */
@@ -118,12 +118,14 @@ describe('CalibreRuntime (Debian package calibre)', () => {
     it.each(['mobi', 'azw3', 'fb2', 'docx'])('an EPUB naming files outside the book (paths, file: and http: URLs) becomes %s without any of them', async (to) => {
       requests = 0;
       const workDir = mkdtempSync(join(dir, 'work-'));
-      const [book] = (await convertStep(runtime, { inputPath: write(`hostile-${to}.epub`, hostileEpub()), from: 'epub', to }, dir, { workDir })) as [string];
+      const input = join(workDir, 'input');
+      writeFileSync(input, hostileEpub());
+      const [book] = (await convertStep(runtime, { inputPath: input, from: 'epub', to }, workDir)) as [string];
       expect(bookText(book, to)).toContain(SAMPLE_HEADING);
       expect(bookText(book, to)).not.toContain(SECRET);
       expect(requests).toBe(0);
-      // The scratch directory is left empty: calibre's temporary files went with the run.
-      expect(readdirSync(workDir)).toEqual([]);
+      // Nothing beside the input and the output is left: calibre's temporary files went with the run.
+      expect(leftovers(workDir, input, dirname(book))).toEqual([]);
     });
 
     it('an EPUB with a "../" entry is refused before calibre unpacks it', async () => {

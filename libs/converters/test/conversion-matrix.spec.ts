@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -8,6 +8,7 @@ import { ENGINE_DESCRIPTORS } from '../src/engine-descriptors.js';
 import type { EngineRuntime } from '../src/engine-runtime.js';
 import { createEngineRuntimes, probeEngines } from '../src/engine-runtimes.js';
 import { runPlan } from '../src/plan-runner.js';
+import { scratchWithInput } from './support/test-context.js';
 import {
   DATA_SAMPLES,
   DATA_TARGETS,
@@ -193,9 +194,8 @@ describe('the conversion matrix: every pair the engines advertise, from a real s
     const plan = graph.plan('pdf', 'md')!;
     expect(plan.steps.map((step) => `${step.engine} ${step.from}→${step.to}`)).toEqual(['poppler pdf→md']);
     const workDir = join(dir, 'runs', 'pdf-to-md-words');
-    mkdirSync(workDir, { recursive: true });
     const pdf = samples.get('pdf')!.path;
-    const { files } = await runPlan({ plans: graph.plans('pdf', 'md'), inputPath: pdf, workDir, options: {}, signal: new AbortController().signal }, available);
+    const { files } = await runPlan({ plans: graph.plans('pdf', 'md'), inputPath: scratchWithInput(workDir, pdf), workDir, options: {}, signal: new AbortController().signal }, available);
     const words = (text: string) => text.match(/[\p{L}\p{N}]+/gu) ?? [];
     const markdown = readFileSync(files[0]!, 'utf8');
     expect(words(markdown)).toEqual(words(pdfText(pdf)));
@@ -218,8 +218,8 @@ describe('the conversion matrix: every pair the engines advertise, from a real s
       const started = performance.now();
       try {
         const workDir = join(dir, 'runs', `${source}-to-${target}`);
-        mkdirSync(workDir, { recursive: true });
-        const { plan, files } = await runPlan({ plans: graph.plans(source, target), inputPath: samples.get(source)!.path, workDir, options: {}, signal: new AbortController().signal }, available);
+        const inputPath = scratchWithInput(workDir, samples.get(source)!.path);
+        const { plan, files } = await runPlan({ plans: graph.plans(source, target), inputPath, workDir, options: {}, signal: new AbortController().signal }, available);
         await check(target, files, samples.get(source)!);
         proven.push(`${pair} (${plan.steps.map((step) => step.engine).join(' + ')})`);
         millisByClass.set(plan.engineClass, [...(millisByClass.get(plan.engineClass) ?? []), performance.now() - started]);

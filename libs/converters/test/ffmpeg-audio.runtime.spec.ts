@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FFMPEG_AUDIO_DESCRIPTOR } from '../src/descriptors/ffmpeg-audio.descriptor.js';
 import { FfmpegAudioRuntime } from '../src/ffmpeg-audio.runtime.js';
-import { convertStep, expectFailure, testContext } from './support/test-context.js';
+import { convertStep, expectFailure, testContext, leftovers } from './support/test-context.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'fileshift-ffmpeg-'));
 const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-ffmpeg-work-'));
+// The test's files live in the engine's scratch directory, as a job's input does: only it is bound into the sandbox.
+const dir = mkdtempSync(join(workRoot, 'files-'));
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
   rmSync(workRoot, { recursive: true, force: true });
@@ -68,7 +69,7 @@ describe('FfmpegAudioRuntime (Debian package ffmpeg)', () => {
       // ADTS has no duration header: ffprobe estimates it from the bitrate, so allow more.
       expect(Math.abs(Number(ffprobe(out, 'format=duration')) - 2)).toBeLessThan(to === 'aac' ? 0.5 : 0.15);
       expect(progress.at(-1)).toBe(100);
-      expect(readdirSync(workRoot)).toEqual([]);
+      expect(leftovers(workRoot, dir)).toEqual([]);
     });
   }
 
@@ -102,7 +103,7 @@ describe('FfmpegAudioRuntime (Debian package ffmpeg)', () => {
     writeFileSync(corrupt, 'this is not audio at all');
     const error = await expectFailure(convertStep(runtime, { inputPath: corrupt, from: 'mp3', to: 'wav' }, dir, { workDir: workRoot }), 'unsupported_or_corrupt_input', dir);
     expect(error.retryable).toBe(false);
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('treats a hostile file name as a name', async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FFMPEG_VIDEO_DESCRIPTOR } from '../src/descriptors/ffmpeg-video.descriptor.js';
 import { FfmpegVideoRuntime } from '../src/ffmpeg-video.runtime.js';
 import { ffprobeEntries, writeVideoSample } from '../testing/media-samples.js';
-import { convertStep, expectFailure, testContext } from './support/test-context.js';
+import { convertStep, expectFailure, testContext, leftovers } from './support/test-context.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'fileshift-video-'));
 const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-video-work-'));
+// The test's files live in the engine's scratch directory, as a job's input does: only it is bound into the sandbox.
+const dir = mkdtempSync(join(workRoot, 'files-'));
 /** Outside any job's scratch directory: what hostile inputs point at. */
 const outside = mkdtempSync(join(tmpdir(), 'fileshift-video-outside-'));
 afterAll(() => {
@@ -50,7 +51,7 @@ describe('FfmpegVideoRuntime (Debian package ffmpeg)', () => {
     expect(Math.abs(duration(out) - 3)).toBeLessThan(0.2);
     expect(progress.at(-1)).toBe(100);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('converts a video without sound, and refuses its sound track as audio', async () => {
@@ -94,7 +95,7 @@ describe('FfmpegVideoRuntime (Debian package ffmpeg)', () => {
     writeFileSync(corrupt, Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(200, 7)]));
     const error = await expectFailure(convertStep(runtime, { inputPath: corrupt, from: 'mp4', to: 'webm' }, dir, { workDir: workRoot }), 'unsupported_or_corrupt_input', dir);
     expect(error.retryable).toBe(false);
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('stops at once when the job is aborted', async () => {
@@ -105,7 +106,7 @@ describe('FfmpegVideoRuntime (Debian package ffmpeg)', () => {
     const error = await convertStep(runtime, { inputPath: long, from: 'mp4', to: 'webm' }, dir, { workDir: workRoot, signal: controller.signal }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 });
 

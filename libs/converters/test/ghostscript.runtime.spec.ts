@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GHOSTSCRIPT_DESCRIPTOR } from '../src/descriptors/ghostscript.descriptor.js';
 import { GhostscriptRuntime } from '../src/ghostscript.runtime.js';
 import { processesWith, until } from './support/processes.js';
-import { convertStep, expectFailure, testContext } from './support/test-context.js';
+import { convertStep, expectFailure, testContext, leftovers } from './support/test-context.js';
 import { ghostscriptEps, ghostscriptPdf, handPdf, img2pdfPdf, photoJpeg, postScript, qpdfEncrypted, qpdfMerged, reportMissingEngine, run } from '../testing/pdf-samples.js';
 import { pdfInfo, pdfPages, pdfText } from '../testing/document-checks.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'fileshift-gs-'));
 const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-gs-work-'));
+// The test's files live in the engine's scratch directory, as a job's input does: only it is bound into the sandbox.
+const dir = mkdtempSync(join(workRoot, 'files-'));
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
   rmSync(workRoot, { recursive: true, force: true });
@@ -107,7 +108,7 @@ describe('GhostscriptRuntime (Debian packages ghostscript, poppler-utils)', () =
     expect(pdfText(out)).toMatch(/Dear reader[\s\S]*Second sheet[\s\S]*Yours truly/);
     expect(producer(out)).toMatch(/Ghostscript/);
     expect(progress.at(-1)).toBe(100);
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   const rewrites: Array<[string, () => string, number]> = [
@@ -190,7 +191,7 @@ describe('GhostscriptRuntime (Debian packages ghostscript, poppler-utils)', () =
     const started = Date.now();
     await expectFailure(convertStep(runtime, { inputPath: endless, from: 'ps', to: 'pdf' }, dir, testContext(runtime, workRoot, { timeoutMs: 1_500 })), 'timeout', dir);
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('keeps PostScript inside -dSAFER: it cannot read or write files', async () => {
@@ -241,7 +242,7 @@ describe('GhostscriptRuntime (Debian packages ghostscript, poppler-utils)', () =
     const broken = join(dir, 'broken.ps');
     writeFileSync(broken, '%!PS\n/Helvetica findfont 12 scalefont setfont 72 700 moveto (unterminated show showpage\n');
     await expectFailure(convertStep(runtime, { inputPath: broken, from: 'ps', to: 'pdf' }, dir, work), 'unsupported_or_corrupt_input', dir);
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('holds the output to the output cap', async () => {
@@ -270,7 +271,7 @@ describe('GhostscriptRuntime (Debian packages ghostscript, poppler-utils)', () =
     await expectFailure(conversion, 'unknown', dir);
     expect(Date.now() - cancelled).toBeLessThan(2_000);
     expect(processesWith(endless)).toEqual([]);
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('refuses a conversion it does not do', async () => {

@@ -6,10 +6,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageMagickRuntime } from '../src/imagemagick.runtime.js';
 import { expectRaster, writeRasterSamples } from '../testing/raster-samples.js';
-import { convertStep, expectFailure, testContext } from './support/test-context.js';
+import { convertStep, expectFailure, testContext, leftovers } from './support/test-context.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'fileshift-imagemagick-'));
 const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-imagemagick-work-'));
+// The test's files live in the engine's scratch directory, as a job's input does: only it is bound into the sandbox.
+const dir = mkdtempSync(join(workRoot, 'files-'));
 /** Outside any job's scratch directory: where hostile inputs try to write. */
 const outside = mkdtempSync(join(tmpdir(), 'fileshift-imagemagick-outside-'));
 afterAll(() => {
@@ -36,7 +37,7 @@ describe('ImageMagickRuntime (Debian package imagemagick)', () => {
       const meta = await sharp(png).metadata();
       expect([format, meta.format, meta.width, meta.height]).toEqual([format, 'png', 48, 32]);
     }
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('writes BMP, an icon (at most 256 wide) and JPEG 2000 from a PNG', async () => {

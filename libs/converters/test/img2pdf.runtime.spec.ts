@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMG2PDF_DESCRIPTOR } from '../src/descriptors/img2pdf.descriptor.js';
 import { Img2pdfRuntime } from '../src/img2pdf.runtime.js';
 import { processesWith, until } from './support/processes.js';
-import { convertStep, expectFailure, testContext } from './support/test-context.js';
+import { convertStep, expectFailure, testContext, leftovers } from './support/test-context.js';
 import { photoJpeg, reportMissingEngine, run } from '../testing/pdf-samples.js';
 import { pdfPages } from '../testing/document-checks.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'fileshift-img2pdf-'));
 const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-img2pdf-work-'));
+// The test's files live in the engine's scratch directory, as a job's input does: only it is bound into the sandbox.
+const dir = mkdtempSync(join(workRoot, 'files-'));
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
   rmSync(workRoot, { recursive: true, force: true });
@@ -87,7 +88,7 @@ describe('Img2pdfRuntime (Debian package img2pdf)', () => {
     // 640 px at 150 dpi: a page of 307.2 pt.
     expect(run('pdfinfo', [out])).toMatch(/Page size:\s+307\.2 x 230\.4 pts/);
     expect(progress.at(-1)).toBe(100);
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('puts PNG and TIFF pixels into a PDF losslessly', async () => {
@@ -130,7 +131,7 @@ describe('Img2pdfRuntime (Debian package img2pdf)', () => {
         const [out] = (await convertStep(runtime, { inputPath: input, from, to: 'pdf' }, dir, work)) as [string];
         expect(images(out).map(({ type, width, height, bpc }) => `${type} ${width}x${height} ${bpc}`)).toEqual(['image 90x60 8', 'smask 90x60 8']);
       }
-      expect(readdirSync(workRoot)).toEqual([]);
+      expect(leftovers(workRoot, dir)).toEqual([]);
     });
   });
 
@@ -157,7 +158,7 @@ describe('Img2pdfRuntime (Debian package img2pdf)', () => {
       const svg = join(dir, 'drawing-svg.png');
       writeFileSync(svg, `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="file://${jpg}"/></svg>`);
       for (const input of [text, webp, svg]) await expectFailure(convertStep(runtime, { inputPath: input, from: 'png', to: 'pdf' }, dir, work), 'unsupported_or_corrupt_input', dir);
-      expect(readdirSync(workRoot)).toEqual([]);
+      expect(leftovers(workRoot, dir)).toEqual([]);
     });
 
     it('treats a hostile file name as a name', async () => {
@@ -180,7 +181,7 @@ describe('Img2pdfRuntime (Debian package img2pdf)', () => {
       controller.abort();
       await expectFailure(conversion, 'unknown', dir);
       expect(processesWith(large)).toEqual([]);
-      expect(readdirSync(workRoot)).toEqual([]);
+      expect(leftovers(workRoot, dir)).toEqual([]);
     });
 
     it('refuses a conversion it does not do', async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { officePipePaths } from '../src/libreoffice/libreoffice-instance.js';
 import { registryModifications } from '../src/libreoffice/libreoffice-profile.js';
 import { LibreOfficeRuntime } from '../src/libreoffice/libreoffice.runtime.js';
-import { detectNetworkIsolation } from '../src/libreoffice/network-isolation.js';
+import { EngineSandbox } from '../src/sandbox/engine-sandbox.js';
 import { expectDocument, pgrep, zipText } from '../testing/document-checks.js';
 import { SAMPLE_CELLS, SAMPLE_HEADING, sampleCsv, sampleDocm, sampleHtml, sampleOds, sampleOdt, sampleXlsx } from '../testing/office-samples.js';
 import { convertStep } from './support/test-context.js';
@@ -103,11 +103,12 @@ describe('positive control: a PERMISSIVE LibreOffice does run and fetch what the
   });
 });
 
-for (const isolation of ['off', 'auto'] as const) {
-  describe(`the pool, network isolation ${isolation}: macros never run, nothing remote is fetched`, () => {
+// The engine sandbox off (the profile and load properties alone) and required (every layer).
+for (const isolation of ['off', 'required'] as const) {
+  describe(`the pool, engine sandbox ${isolation}: macros never run, nothing remote is fetched`, () => {
     const logged: string[] = [];
     const workRoot = mkdtempSync(join(dir, `pool-${isolation}-`));
-    const runtime = new LibreOfficeRuntime({ size: 1, workRoot, networkIsolation: isolation, log: (_, message) => logged.push(message) });
+    const runtime = new LibreOfficeRuntime({ size: 1, workRoot, sandbox: EngineSandbox.start(isolation), log: (_, message) => logged.push(message) });
     let samples: ReturnType<typeof hostileSamples>;
     const outDir = join(dir, `out-${isolation}`);
 
@@ -117,15 +118,13 @@ for (const isolation of ['off', 'auto'] as const) {
     });
     afterAll(() => runtime.stop());
 
-    it(`puts soffice in a network namespace of its own ${isolation === 'off' ? 'never' : 'when unshare allows it'}, and says so in the log`, async () => {
-      const expected = isolation === 'off' ? 'none' : (await detectNetworkIsolation('auto')).mode;
-      const { isolation: mode, instances } = await runtime.inspect();
-      expect(mode).toBe(expected);
+    it(`puts soffice in a sandbox of its own ${isolation === 'off' ? 'never' : '(its own network namespace)'}, and says so in the log`, async () => {
+      const { sandboxed, instances } = await runtime.inspect();
+      expect(sandboxed).toBe(isolation === 'required');
       const officePid = instances[0]!.officePid!;
       const sameNetwork = readlinkSync(`/proc/${officePid}/ns/net`) === readlinkSync('/proc/self/ns/net');
-      expect(sameNetwork).toBe(mode === 'none');
-      expect(logged.some((line) => line.includes(mode === 'none' ? 'no network namespace' : 'network namespace of its own'))).toBe(true);
-      if (isolation === 'auto' && mode === 'none') console.warn('[libreoffice security] unshare is not available here: only the profile settings were tested');
+      expect(sameNetwork).toBe(isolation === 'off');
+      expect(logged.some((line) => line.includes(isolation === 'off' ? 'not sandboxed' : 'each instance in a sandbox of its own'))).toBe(true);
     });
 
     it('never runs a macro bound to the document events (load, export, close)', async () => {

@@ -229,7 +229,7 @@ describe('LibreOffice pool supervision', () => {
     });
   });
 
-  it('an orphaned bridge (its Node process gone) takes its instance down with it', async () => {
+  it('an orphaned instance (its Node process gone) dies with it, and the next pool removes its directory', async () => {
     // A child Node process starts a pool, converts once, and is SIGKILLed: nothing may survive it.
     const workRoot = mkdtempSync(join(dir, 'orphan-'));
     mkdirSync(join(workRoot, 'out'));
@@ -247,8 +247,16 @@ describe('LibreOffice pool supervision', () => {
     const line = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString())));
     const instance = JSON.parse(line) as { tag: string; profileDir: string };
     expect(pgrep(instance.profileDir).length).toBeGreaterThanOrEqual(2);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
-    for (let wait = 0; wait < 50 && (pgrep(instance.tag).length > 0 || existsSync(instance.profileDir)); wait++) await new Promise((r) => setTimeout(r, 100));
+    // Reaped, not a zombie: a zombie's pid still answers, and its directories are not yet an orphan's.
+    await exited;
+    for (let wait = 0; wait < 50 && pgrep(instance.tag).length > 0; wait++) await new Promise((r) => setTimeout(r, 100));
+    expect(pgrep(instance.tag)).toEqual([]);
+    // Its sandbox died with it; its directory waits for the next pool under the same root.
+    const next = new LibreOfficeRuntime({ size: 1, workRoot, log: () => {} });
+    await next.start();
+    await next.stop();
     await expectGone(instance);
   });
 });

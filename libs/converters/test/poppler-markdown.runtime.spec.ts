@@ -10,11 +10,12 @@ import { PopplerRuntime } from '../src/poppler.runtime.js';
 import { pdfText } from '../testing/document-checks.js';
 import { REPORT, sampleReportOdt } from '../testing/office-samples.js';
 import { handPdf, postScriptToPdf, qpdfEncrypted, reportMissingEngine } from '../testing/pdf-samples.js';
-import { convertStep, expectFailure, testContext } from './support/test-context.js';
+import { convertStep, expectFailure, leftovers, testContext } from './support/test-context.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'fileshift-pdfmd-'));
-const workRoot = join(dir, 'work');
-mkdirSync(workRoot);
+// The test's files live in the engine's scratch directory, as a job's input does: only it is bound into the sandbox.
+const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-pdfmd-work-'));
+const dir = join(workRoot, 'files');
+mkdirSync(dir);
 const work = { workDir: workRoot };
 const instances = join(dir, 'instances');
 mkdirSync(instances);
@@ -24,7 +25,7 @@ const poppler = new PopplerRuntime();
 
 afterAll(async () => {
   await libreOffice.stop();
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(workRoot, { recursive: true, force: true });
 });
 
 const toMarkdown = async (pdf: string, options = {}) => readFileSync((await convertStep(poppler, { inputPath: pdf, from: 'pdf', to: 'md', options }, dir, work))[0]!, 'utf8');
@@ -153,7 +154,7 @@ describe('PopplerRuntime pdf → md (poppler-utils; LibreOffice and Ghostscript 
     });
     const md = await toMarkdown(hostile);
     expect(md).toBe('# \\</title\\>\\<script\\>alert(2)\\</script\\> \\[x\\](javascript:y)\n\nHover me Second page\n');
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('writes one file and nothing beside it, progress up to 100, and leaks no path', async () => {
@@ -171,7 +172,7 @@ describe('PopplerRuntime pdf → md (poppler-utils; LibreOffice and Ghostscript 
     const error = await expectFailure(poppler.convert({ inputPath: fromLibreOffice, outputDir, from: 'pdf', to: 'md', options: {} }, testContext(poppler, workRoot, { maxOutputBytes: 2_000 })), 'file_too_large', dir);
     expect(error.message).toContain('2000');
     expect(readdirSync(outputDir)).toEqual([]);
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 
   it('refuses a password-protected PDF and one whose permissions forbid copying', async () => {
@@ -185,6 +186,6 @@ describe('PopplerRuntime pdf → md (poppler-utils; LibreOffice and Ghostscript 
     const truncated = join(dir, 'truncated.pdf');
     writeFileSync(truncated, readFileSync(fromGhostscript).subarray(0, 1500));
     await expectFailure(convertStep(poppler, { inputPath: truncated, from: 'pdf', to: 'md' }, dir, work), 'unsupported_or_corrupt_input', dir);
-    expect(readdirSync(workRoot)).toEqual([]);
+    expect(leftovers(workRoot, dir)).toEqual([]);
   });
 });

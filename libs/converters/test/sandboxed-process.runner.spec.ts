@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { SandboxedProcessRunner } from '../src/sandboxed-process.runner.js';
+import { processesWith } from './support/processes.js';
 import { expectFailure } from './support/test-context.js';
 
 const root = mkdtempSync(join(tmpdir(), 'fileshift-runner-'));
@@ -22,24 +23,24 @@ describe('SandboxedProcessRunner', () => {
     let stdout = '';
     let leader = 0;
     const started = Date.now();
+    // Durations no other process uses: the sandbox's pids are its own, so the tree is found by command line.
     await expectFailure(
-      runner.run({ command: 'sh', args: ['-c', 'sleep 100 & echo $!; sleep 100'], workRoot, timeoutMs: 500, onStdout: (c) => (stdout += c), onSpawn: (pid) => (leader = pid) }),
+      runner.run({ command: 'sh', args: ['-c', 'sleep 100.4171 & echo started; sleep 100.4172'], scratchDir: workRoot, timeoutMs: 500, onStdout: (c) => (stdout += c), onSpawn: (pid) => (leader = pid) }),
       'timeout',
       workRoot,
     );
     expect(Date.now() - started).toBeLessThan(5000);
-    const background = Number(stdout.trim());
-    expect(background).toBeGreaterThan(0);
+    expect(stdout.trim()).toBe('started');
     await settle();
     expect(alive(leader)).toBe(false);
-    expect(alive(background)).toBe(false);
+    expect(processesWith('sleep 100.417')).toEqual([]);
     expect(readdirSync(workRoot)).toEqual([]);
   });
 
   it('kills a process whose output passes the cap', async () => {
-    const out = join(root, 'big.bin');
+    const out = join(workRoot, 'big.bin');
     await expectFailure(
-      runner.run({ command: 'sh', args: ['-c', 'while true; do head -c 65536 /dev/zero >> "$1"; done', 'sh', out], workRoot, timeoutMs: 20_000, outputPath: out, maxOutputBytes: 1_000_000 }),
+      runner.run({ command: 'sh', args: ['-c', 'while true; do head -c 65536 /dev/zero >> "$1"; done', 'sh', out], scratchDir: workRoot, timeoutMs: 20_000, outputPath: out, maxOutputBytes: 1_000_000 }),
       'file_too_large',
       root,
     );
@@ -47,7 +48,7 @@ describe('SandboxedProcessRunner', () => {
   });
 
   it('runs in a fresh temporary directory that is removed after success', async () => {
-    const result = await runner.run({ command: 'sh', args: ['-c', 'pwd; echo data > scratch; echo "$HOME"'], workRoot, timeoutMs: 5000 });
+    const result = await runner.run({ command: 'sh', args: ['-c', 'pwd; echo data > scratch; echo "$HOME"'], scratchDir: workRoot, timeoutMs: 5000 });
     const [cwd, home] = result.stdout.trim().split('\n');
     expect(result.exitCode).toBe(0);
     expect(cwd!.startsWith(workRoot)).toBe(true);
@@ -57,7 +58,7 @@ describe('SandboxedProcessRunner', () => {
   });
 
   it('removes the temporary directory after a failure too', async () => {
-    const result = await runner.run({ command: 'sh', args: ['-c', 'echo boom > scratch; echo oops >&2; exit 3'], workRoot, timeoutMs: 5000 });
+    const result = await runner.run({ command: 'sh', args: ['-c', 'echo boom > scratch; echo oops >&2; exit 3'], scratchDir: workRoot, timeoutMs: 5000 });
     expect(result.exitCode).toBe(3);
     expect(result.stderrTail).toContain('oops');
     expect(readdirSync(workRoot)).toEqual([]);
@@ -65,13 +66,13 @@ describe('SandboxedProcessRunner', () => {
 
   it('passes arguments without a shell: a hostile argument is just a name', async () => {
     const marker = join(workRoot, 'pwned');
-    const result = await runner.run({ command: 'printf', args: ['%s', `x; touch ${marker}; rm -rf /nonexistent $(touch ${marker})`], workRoot, timeoutMs: 5000 });
+    const result = await runner.run({ command: 'printf', args: ['%s', `x; touch ${marker}; rm -rf /nonexistent $(touch ${marker})`], scratchDir: workRoot, timeoutMs: 5000 });
     expect(result.stdout).toBe(`x; touch ${marker}; rm -rf /nonexistent $(touch ${marker})`);
     expect(existsSync(marker)).toBe(false);
   });
 
   it('keeps only the last 4 KB of stderr', async () => {
-    const result = await runner.run({ command: 'sh', args: ['-c', 'head -c 20000 /dev/zero | tr "\\0" a >&2; echo END >&2'], workRoot, timeoutMs: 5000 });
+    const result = await runner.run({ command: 'sh', args: ['-c', 'head -c 20000 /dev/zero | tr "\\0" a >&2; echo END >&2'], scratchDir: workRoot, timeoutMs: 5000 });
     expect(result.stderrTail.length).toBeLessThanOrEqual(4096);
     expect(result.stderrTail).toContain('END');
   });
@@ -79,7 +80,7 @@ describe('SandboxedProcessRunner', () => {
   it('stops when aborted', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const error = await expectFailure(runner.run({ command: 'sleep', args: ['30'], workRoot, timeoutMs: 10_000, signal: controller.signal }), 'unknown', workRoot);
+    const error = await expectFailure(runner.run({ command: 'sleep', args: ['30'], scratchDir: workRoot, timeoutMs: 10_000, signal: controller.signal }), 'unknown', workRoot);
     expect(error.retryable).toBe(true);
   });
 
@@ -87,7 +88,7 @@ describe('SandboxedProcessRunner', () => {
     process.env.HTTP_PROXY = 'http://proxy.invalid';
     process.env.SECRET_TOKEN = 'do-not-leak';
     try {
-      const result = await runner.run({ command: 'env', args: [], workRoot, timeoutMs: 5000 });
+      const result = await runner.run({ command: 'env', args: [], scratchDir: workRoot, timeoutMs: 5000 });
       expect(result.stdout).not.toContain('HTTP_PROXY');
       expect(result.stdout).not.toContain('do-not-leak');
       expect(result.stdout).toMatch(/^HOME=/m);
@@ -98,7 +99,7 @@ describe('SandboxedProcessRunner', () => {
   });
 
   it('reports a missing engine binary as a non-zero exit', async () => {
-    const result = await runner.run({ command: 'no-such-engine-binary', args: [], workRoot, timeoutMs: 5000 });
+    const result = await runner.run({ command: 'no-such-engine-binary', args: [], scratchDir: workRoot, timeoutMs: 5000 });
     expect(result.exitCode).toBe(127);
   });
 });

@@ -1,5 +1,7 @@
-import { detectNetworkIsolation } from '../src/libreoffice/network-isolation.js';
+import { LIBREOFFICE_DESCRIPTOR } from '../src/descriptors/libreoffice.descriptor.js';
 import { LibreOfficeInstance } from '../src/libreoffice/libreoffice-instance.js';
+import { defaultEngineSandbox } from '../src/sandbox/engine-sandbox.js';
+import { engineProfile } from '../src/sandboxed-process.runner.js';
 
 /** The binary Office formats and the one each is exported from, with LibreOffice's export filter. */
 const LEGACY_EXPORTS = {
@@ -20,15 +22,16 @@ export async function writeLegacyOfficeSamples(workRoot: string, exports: Readon
   const instance = new LibreOfficeInstance({
     soffice: '/usr/lib/libreoffice/program/soffice',
     python: '/usr/bin/python3',
-    isolation: await detectNetworkIsolation(),
+    sandbox: await defaultEngineSandbox(),
+    ...engineProfile(LIBREOFFICE_DESCRIPTOR),
     root: workRoot,
     startTimeoutMs: 60_000,
   });
   await instance.start();
   try {
     for (const { from, to, output } of exports) {
-      const guard = { timeoutMs: 60_000, signal: new AbortController().signal, outputPath: output, maxOutputBytes: 1e8 };
-      const reply = await instance.convert({ input: from, output, ...LEGACY_EXPORTS[to] }, guard);
+      const guard = { timeoutMs: 60_000, cpuSeconds: 120, signal: new AbortController().signal, maxOutputBytes: 1e8 };
+      const reply = await instance.convert({ inputPath: from, outputPath: output, ...LEGACY_EXPORTS[to] }, guard);
       if (!reply.ok) throw new Error(`could not write the ${to} sample: ${reply.kind} ${reply.error}`);
     }
   } finally {

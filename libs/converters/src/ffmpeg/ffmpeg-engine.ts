@@ -7,10 +7,17 @@ import type { FfmpegTools } from './ffmpeg-process.js';
 /** What the ffmpeg engines (audio, video, subtitles) share: the binaries, run sandboxed, and their probe. */
 export abstract class FfmpegEngine implements EngineRuntime {
   abstract readonly descriptor: EngineDescriptor;
-  protected readonly tools: FfmpegTools;
+  private engineTools?: FfmpegTools;
 
-  constructor(runner = new SandboxedProcessRunner(), ffmpeg = 'ffmpeg', ffprobe = 'ffprobe') {
-    this.tools = { runner, ffmpeg, ffprobe };
+  constructor(
+    private readonly runner = new SandboxedProcessRunner(),
+    private readonly ffmpeg = 'ffmpeg',
+    private readonly ffprobe = 'ffprobe',
+  ) {}
+
+  /** The binaries, run in the worker's sandbox with this engine's limits (its descriptor is known once constructed). */
+  protected get tools(): FfmpegTools {
+    return (this.engineTools ??= { runner: this.runner.forEngine(this.descriptor), ffmpeg: this.ffmpeg, ffprobe: this.ffprobe });
   }
 
   /** Both binaries answer: the engine is there. */

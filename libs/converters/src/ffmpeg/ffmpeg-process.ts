@@ -35,7 +35,7 @@ export async function probeMedia({ runner, ffprobe }: FfmpegTools, request: Step
       '-v', 'error', ...inputArgs(request.from, request.inputPath), ...(countPackets ? ['-count_packets'] : []),
       '-show_entries', `stream=codec_type,width,height,channels${countPackets ? ',nb_read_packets' : ''}:format=duration`, '-of', 'default=noprint_wrappers=1',
     ],
-    workRoot: context.workDir,
+    scratchDir: context.workDir,
     timeoutMs: Math.min(context.limits.timeoutMs, PROBE_TIMEOUT_MS),
     signal: context.signal,
   });
@@ -81,7 +81,7 @@ export async function runFfmpeg({ runner, ffmpeg }: FfmpegTools, request: StepRe
       '-progress', 'pipe:1', '-nostats',
       `file:${step.outputPath}`,
     ],
-    workRoot: context.workDir,
+    scratchDir: context.workDir,
     timeoutMs: context.limits.timeoutMs,
     outputPath: step.outputPath,
     maxOutputBytes: context.limits.maxOutputBytes,

@@ -1,31 +1,47 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConversionError } from '../conversion-error.js';
-import type { NetworkIsolation } from './network-isolation.js';
+import type { EngineSandbox, PreparedCommand } from '../sandbox/engine-sandbox.js';
+import { engineEnvironment } from '../sandbox/engine-environment.js';
+import { limitFailure } from '../sandbox/limit-failure.js';
+import { ownedDirectory } from '../sandbox/owned-directories.js';
+import type { ProcessLimits } from '../sandbox/process-limits.js';
+import { processTreeCpuSeconds } from '../sandbox/process-tree-cpu.js';
+import type { SocketPolicy } from '../sandbox/seccomp/seccomp-rules.js';
+import { spawnWrapped } from '../sandbox/spawn-wrapped.js';
 import { writeProfile } from './libreoffice-profile.js';
 import { killProcessGroup, killTagged, processesTagged } from './process-tree.js';
-import { type BridgeReply, type BridgeRequest, UnoBridgeClient } from './uno-bridge-client.js';
+import { type BridgeReply, type BridgeRequest, bridgeCommand, UnoBridgeClient } from './uno-bridge-client.js';
 
 export interface InstanceConfig {
   soffice: string;
   python: string;
-  isolation: NetworkIsolation;
-  /** The instance makes its directory (profile, HOME, TMPDIR) under this one, and removes it when it ends. */
+  /** The worker's engine sandbox: soffice and the bridge run in one sandbox of it, this directory its writable place. */
+  sandbox: EngineSandbox;
+  /** Each process's limits (CPU time: the instance's whole life; a conversion's own is `ConversionGuard.cpuSeconds`). */
+  limits: ProcessLimits;
+  sockets: SocketPolicy;
+  /** The instance makes its directory (profile, HOME, TMPDIR, exchange) under this one, and removes it when it ends. */
   root: string;
   startTimeoutMs: number;
   /** Test hook: another bridge script. */
   bridgeScript?: string;
 }
 
-/** What watches one conversion: its time limit, its caller's signal, its output's size. */
+/** What watches one conversion: its time limit, its CPU time, its caller's signal, its output's size. */
 export interface ConversionGuard {
   timeoutMs: number;
+  cpuSeconds: number;
   signal: AbortSignal;
-  outputPath: string;
   maxOutputBytes: number;
+}
+
+/** One conversion as the runtime asks for it: files anywhere on the worker; the instance stages them in its sandbox. */
+export interface InstanceConversion extends Omit<BridgeRequest, 'input' | 'output'> {
+  inputPath: string;
+  outputPath: string;
 }
 
 /** Why an instance ended. */
@@ -47,11 +63,14 @@ export class InstanceCrashedError extends Error {
   }
 }
 
+/** Instance directories: `fileshift-lo-<host>_<pid>-XXXXXX`, swept by the next pool when their worker is gone. */
+export const INSTANCE_PREFIX = 'fileshift-lo-';
 const OFFICE_FLAGS = ['--headless', '--invisible', '--nologo', '--norestore', '--nodefault', '--nolockcheck', '--nofirststartwizard'];
 const OUTPUT_POLL_MS = 100;
+/** The conversion's CPU time is read every this many output polls (a walk of /proc). */
+const CPU_POLL_EVERY = 5;
 /** setTimeout fires at once beyond 2^31 - 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-const STDERR_TAIL = 4096;
 /** osl puts its pipes here (sal/osl/unx/pipe.cxx), or in /var/tmp when /tmp is not writable. */
 const PIPE_DIRS = ['/tmp', '/var/tmp'];
 
@@ -67,10 +86,11 @@ export function officePipePaths(uid: number, pipeName: string, profileUrl: strin
 }
 
 /**
- * One supervised soffice: a fresh profile of its own, its own process group (launcher, oosplash, soffice.bin),
- * optionally its own network namespace, a minimal environment, and our UNO bridge beside it. It converts one
- * document at a time and counts them. Whatever ends it (stop, crash, timeout, abort, output cap, retirement)
- * kills both process groups and every process still carrying its tag, then removes its directory and pipes.
+ * One supervised soffice: a fresh profile of its own, our UNO bridge, which starts soffice beside it, both in one
+ * engine sandbox (its directory the only writable place, the pipe between them inside it), a minimal environment.
+ * It converts one document at a time, staged in its exchange directory, and counts them. Whatever ends it (stop,
+ * crash, timeout, CPU time, abort, output cap, retirement) kills the sandbox — every process in it — and every
+ * process still carrying its tag, then removes its directory and pipes.
  */
 export class LibreOfficeInstance {
   readonly dir: Promise<string>;
@@ -83,15 +103,15 @@ export class LibreOfficeInstance {
   /** Called once when the instance ends on its own (crash) or is ended (any other reason). */
   onEnd?: (reason: InstanceEnd) => void;
 
-  private office?: ChildProcess;
   private bridge?: UnoBridgeClient;
-  private officeStderr = '';
+  private prepared?: PreparedCommand;
+  private sandboxed = false;
   private ending?: Promise<void>;
   private endReason?: InstanceEnd;
   private busy = false;
 
   constructor(private readonly config: InstanceConfig) {
-    this.dir = mkdtemp(join(config.root, 'fileshift-lo-'));
+    this.dir = ownedDirectory(config.root, INSTANCE_PREFIX);
     this.dir.catch(() => undefined);
   }
 
@@ -103,7 +123,7 @@ export class LibreOfficeInstance {
     return !this.busy && !this.ended;
   }
 
-  /** Starts soffice and the bridge; resolves when the bridge has connected (the instance converts). */
+  /** Starts the bridge and soffice in their sandbox; resolves when the bridge has connected (the instance converts). */
   async start(): Promise<void> {
     const started = Date.now();
     const dir = await this.dir;
@@ -111,36 +131,27 @@ export class LibreOfficeInstance {
     this.profileDir = join(dir, 'profile');
     await writeProfile(this.profileDir);
     await mkdir(join(dir, 'tmp'));
+    await mkdir(this.exchangeDir(dir));
     if (this.ended) {
       // end() may have removed the directory before writeProfile made it again.
       await rm(dir, { recursive: true, force: true });
       throw new Error('the instance was stopped while starting');
     }
-    // No proxies, no secrets: only what soffice needs; HOME and TMPDIR inside the instance directory.
-    const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: dir, TMPDIR: join(dir, 'tmp'), LANG: 'C.UTF-8' };
-    const { isolation } = this.config;
-    this.office = spawn(
-      'nice',
-      ['-n', '10', ...isolation.officePrefix, this.config.soffice, `-env:UserInstallation=${this.profileUrl()}`, ...OFFICE_FLAGS, `--accept=pipe,name=${this.tag};urp;`],
-      { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true },
-    );
-    this.office.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      this.officeStderr = (this.officeStderr + chunk).slice(-STDERR_TAIL);
-    });
-    this.office.once('error', () => void this.end('crashed'));
-    this.office.once('exit', () => void this.end('crashed'));
-
-    this.bridge = new UnoBridgeClient({
-      python: this.config.python,
-      prefix: isolation.bridgePrefix,
-      pipeName: this.tag,
-      connectTimeoutMs: this.config.startTimeoutMs,
-      officePgid: this.office.pid,
-      instanceDir: dir,
+    const office = [this.config.soffice, `-env:UserInstallation=${this.profileUrl()}`, ...OFFICE_FLAGS, `--accept=pipe,name=${this.tag};urp;`];
+    const bridge = bridgeCommand({ python: this.config.python, pipeName: this.tag, connectTimeoutMs: this.config.startTimeoutMs, instanceDir: dir, office, script: this.config.bridgeScript });
+    this.prepared = await this.config.sandbox.prepare({
+      command: bridge.command,
+      args: bridge.args,
+      writableDirs: [dir],
+      readOnlyPaths: [bridge.script],
       cwd: dir,
-      env,
-      script: this.config.bridgeScript,
+      limits: this.config.limits,
+      sockets: this.config.sockets,
     });
+    this.sandboxed = this.prepared.wrapped.sandboxed;
+    // No proxies, no secrets: only what soffice needs; HOME and TMPDIR inside the instance directory.
+    const { child } = spawnWrapped(this.prepared.wrapped, { cwd: dir, env: engineEnvironment(dir, join(dir, 'tmp')), stdin: 'pipe' });
+    this.bridge = new UnoBridgeClient(child);
     void this.bridge.exit.then(() => this.end('crashed'));
 
     let timer: NodeJS.Timeout | undefined;
@@ -163,14 +174,19 @@ export class LibreOfficeInstance {
   }
 
   /**
-   * Converts one document. A timeout, an abort or an output past the cap kill the instance (its whole
-   * process tree) and throw; so does a crash. Failures LibreOffice reports (a document it cannot load…)
-   * come back as the bridge's reply and leave the instance running.
+   * Converts one document: the input is staged in the instance's exchange directory (a hard link), the output
+   * written there and moved to `outputPath`, the exchange emptied after. A timeout, the CPU limit, an abort or an
+   * output past the cap kill the instance (its whole sandbox) and throw; so does a crash. Failures LibreOffice
+   * reports (a document it cannot load…) come back as the bridge's reply and leave the instance running.
    */
-  async convert(request: BridgeRequest, guard: ConversionGuard): Promise<BridgeReply> {
+  async convert(conversion: InstanceConversion, guard: ConversionGuard): Promise<BridgeReply> {
     if (this.ended || !this.bridge?.alive) throw new InstanceGoneError();
     if (this.busy) throw new Error('the instance is busy');
     this.busy = true;
+    const exchange = this.exchangeDir(await this.dir);
+    const { inputPath, outputPath, ...request } = conversion;
+    const stagedInput = join(exchange, `input-${basename(inputPath)}`);
+    const stagedOutput = join(exchange, basename(outputPath));
     let killedFor: ConversionError | undefined;
     const kill = (reason: InstanceEnd, error: ConversionError) => {
       killedFor ??= error;
@@ -182,30 +198,40 @@ export class LibreOfficeInstance {
     );
     const onAbort = () => kill('cancelled', new ConversionError('unknown', 'The conversion was cancelled.', true));
     guard.signal.addEventListener('abort', onAbort, { once: true });
+    const treeRoot = this.bridge.pid;
+    const cpuAtStart = treeRoot ? await processTreeCpuSeconds(treeRoot) : 0;
+    let polls = 0;
     const watcher = setInterval(() => {
-      void stat(guard.outputPath).then(
+      void stat(stagedOutput).then(
         (s) => {
           if (s.size > guard.maxOutputBytes) kill('output_too_large', new ConversionError('file_too_large', `The output grew past ${guard.maxOutputBytes} bytes.`));
         },
         () => undefined,
       );
+      if (treeRoot && ++polls % CPU_POLL_EVERY === 0) {
+        void processTreeCpuSeconds(treeRoot).then((cpu) => {
+          if (cpu - cpuAtStart > guard.cpuSeconds) kill('timeout', new ConversionError('timeout', `The conversion used more than ${guard.cpuSeconds} s of processor time.`));
+        });
+      }
     }, OUTPUT_POLL_MS);
     try {
       if (guard.signal.aborted) onAbort();
+      await stage(inputPath, stagedInput);
       // When the instance ends meanwhile (killed here, or soffice died), the bridge may not notice at once.
-      const reply = await Promise.race([this.bridge.request(request), this.endedPromise()]);
+      const reply = await Promise.race([this.bridge.request({ ...request, input: stagedInput, output: stagedOutput }), this.endedPromise()]);
       if (killedFor) throw killedFor;
       if (!reply) {
         await this.ending;
-        throw new InstanceCrashedError(this.diagnostics());
+        throw this.crashFailure();
       }
       this.conversions++;
       if (!reply.ok && (reply.kind === 'dead' || reply.kind === 'disconnected')) {
         // The bridge exits after these: the instance must not be offered again meanwhile.
         await this.end('crashed');
         if (reply.kind === 'dead') throw new InstanceGoneError(reply.error);
-        throw new InstanceCrashedError(`${reply.error}\n${this.diagnostics()}`);
+        throw this.crashFailure(reply.error);
       }
+      if (reply.ok) await move(stagedOutput, outputPath);
       return reply;
     } catch (error) {
       if (killedFor) {
@@ -216,18 +242,18 @@ export class LibreOfficeInstance {
       }
       if (error instanceof ConversionError || error instanceof InstanceGoneError || error instanceof InstanceCrashedError) throw error;
       await this.end('crashed');
-      throw new InstanceCrashedError(`${(error as Error).message}\n${this.diagnostics()}`);
+      throw this.crashFailure((error as Error).message);
     } finally {
       clearTimeout(timer);
       clearInterval(watcher);
       guard.signal.removeEventListener('abort', onAbort);
+      await emptyDirectory(exchange);
       this.busy = false;
     }
   }
 
-  /** Synchronous last resort (process exit): SIGKILL to both process groups, nothing else. */
+  /** Synchronous last resort (process exit): SIGKILL to the sandbox's process group, nothing else. */
   killNow(): void {
-    killProcessGroup(this.office?.pid);
     killProcessGroup(this.bridge?.pid);
   }
 
@@ -263,13 +289,11 @@ export class LibreOfficeInstance {
     this.endReason = reason;
     for (const waiter of this.endedWaiters.splice(0)) waiter();
     this.ending = (async () => {
-      killProcessGroup(this.office?.pid);
+      // The sandbox's first process: with it go all of the sandbox's (they die with their parent and pid namespace).
       killProcessGroup(this.bridge?.pid);
       if (this.tag) await killTagged(this.tag);
-      await Promise.race([
-        Promise.all([this.office && this.office.exitCode === null && this.office.signalCode === null ? new Promise((r) => this.office!.once('exit', r)) : undefined, this.bridge?.exit]),
-        new Promise((resolve) => setTimeout(resolve, 2000)),
-      ]);
+      await Promise.race([this.bridge?.exit, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      this.prepared?.release();
       // soffice.bin is a grandchild: it may outlive the group signal by a moment.
       if (this.tag) await killTagged(this.tag);
       const dir = await this.dir.catch(() => undefined);
@@ -280,10 +304,25 @@ export class LibreOfficeInstance {
     return this.ending;
   }
 
-  /** The UNO pipe and LibreOffice's single-instance pipe stay in /tmp when soffice is killed. */
+  /** Unsandboxed, the UNO pipe and LibreOffice's single-instance pipe stay in /tmp when soffice is killed (a sandbox's /tmp goes with it). */
   private async removePipes(): Promise<void> {
-    if (!this.tag) return;
-    await Promise.all(officePipePaths(this.config.isolation.innerUid, this.tag, this.profileUrl()).map((path) => rm(path, { force: true }).catch(() => undefined)));
+    if (!this.tag || this.sandboxed) return;
+    await Promise.all(officePipePaths(process.getuid?.() ?? 0, this.tag, this.profileUrl()).map((path) => rm(path, { force: true }).catch(() => undefined)));
+  }
+
+  private exchangeDir(dir: string): string {
+    return join(dir, 'exchange');
+  }
+
+  /**
+   * Why the instance died during a conversion: a limit or the sandbox (soffice ended by SIGSYS, SIGXCPU, or out of
+   * memory) is that failure, final; anything else a crash the pool may retry once on a fresh instance.
+   */
+  private crashFailure(detail?: string): ConversionError | InstanceCrashedError {
+    const diagnostics = [detail, this.diagnostics()].filter(Boolean).join('\n');
+    const code = this.bridge?.officeExitCode;
+    const status = code !== undefined && code < 0 ? 128 - code : (code ?? 0);
+    return limitFailure(status, diagnostics, this.config.limits) ?? new InstanceCrashedError(diagnostics);
   }
 
   private profileUrl(): string {
@@ -291,6 +330,24 @@ export class LibreOfficeInstance {
   }
 
   private diagnostics(): string {
-    return [this.officeStderr.trim() && `soffice: ${this.officeStderr.trim()}`, this.bridge?.stderrTail() && `bridge: ${this.bridge.stderrTail()}`].filter(Boolean).join('\n');
+    return this.bridge?.stderrTail() ? `bridge and soffice: ${this.bridge.stderrTail()}` : '';
   }
+}
+
+/** Puts the input into the exchange directory: a hard link when both are on one file system, else a copy. */
+async function stage(from: string, to: string): Promise<void> {
+  await link(from, to).catch(() => copyFile(from, to));
+}
+
+/** Moves the output out of the exchange directory. */
+async function move(from: string, to: string): Promise<void> {
+  await rename(from, to).catch(async () => {
+    await copyFile(from, to);
+    await rm(from, { force: true });
+  });
+}
+
+async function emptyDirectory(dir: string): Promise<void> {
+  const entries = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(entries.map((entry) => rm(join(dir, entry), { recursive: true, force: true })));
 }

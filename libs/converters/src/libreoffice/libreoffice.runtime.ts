@@ -5,9 +5,12 @@ import { defaultLibreOfficePoolSize, LIBREOFFICE_DESCRIPTOR } from '../descripto
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../engine-runtime.js';
 import { type DocumentFamily, filterPlan } from './libreoffice-filters.js';
 import { loadableInput } from './loadable-input.js';
-import { InstanceCrashedError, type InstanceEnd, InstanceGoneError, LibreOfficeInstance } from './libreoffice-instance.js';
+import { INSTANCE_PREFIX, InstanceCrashedError, type InstanceEnd, InstanceGoneError, LibreOfficeInstance } from './libreoffice-instance.js';
+import { sweepOrphanDirectories } from '../sandbox/owned-directories.js';
 import { checkInstallation, type InstallationCheck } from './libreoffice-installation.js';
-import { detectNetworkIsolation, type NetworkIsolation } from './network-isolation.js';
+import { defaultEngineSandbox, type EngineSandbox } from '../sandbox/engine-sandbox.js';
+import { processLimitsOf } from '../sandbox/process-limits.js';
+import { engineProfile, SandboxedProcessRunner } from '../sandboxed-process.runner.js';
 import type { BridgeReply } from './uno-bridge-client.js';
 
 export interface LibreOfficeRuntimeOptions {
@@ -17,15 +20,18 @@ export interface LibreOfficeRuntimeOptions {
   maxConversionsPerInstance?: number;
   /** From spawning soffice to a connected bridge; a slower start counts as a failed one. Default 60 s. */
   startTimeoutMs?: number;
-  /** `auto` (default): soffice gets a network namespace of its own when `unshare` allows it; `off`: never. */
-  networkIsolation?: 'auto' | 'off';
+  /** The worker's engine sandbox (default: this machine's, required); each instance runs in a sandbox of it. */
+  sandbox?: EngineSandbox | Promise<EngineSandbox>;
   /** The soffice launcher; default Debian's /usr/lib/libreoffice/program/soffice, else soffice on PATH. */
   soffice?: string;
   /** The Python with `uno`; default Debian's /usr/bin/python3. */
   python?: string;
-  /** Instance directories (profile, HOME, TMPDIR) are made under this one; default the OS temp dir. */
+  /**
+   * Instance directories (profile, HOME, TMPDIR, exchange) are made under this one; default the OS temp dir. On the
+   * file system of the jobs' scratch directories, an input is staged by a hard link instead of a copy.
+   */
   workRoot?: string;
-  /** Pool events (start, restarts, kills, isolation); default console. */
+  /** Pool events (start, restarts, kills, sandbox); default console. */
   log?: (level: 'info' | 'warn', message: string) => void;
   /** Hears each instance the pool replaces, and why (metrics); must not throw. */
   onInstanceReplaced?: (reason: InstanceReplacement) => void;
@@ -48,11 +54,9 @@ const MAX_CRASHES_PER_DOCUMENT = 2;
 const MAX_RETRY_DELAY_MS = 30_000;
 
 const FAMILY_WORDS: Record<DocumentFamily, string> = { text: 'text document', sheet: 'spreadsheet', slide: 'presentation' };
-const ISOLATION_LABELS = { namespace: 'own network namespace (unshare -n)', 'user-namespace': 'own user and network namespace (unshare -r -n)', none: 'no network namespace' } as const;
-
 interface Environment {
   check: InstallationCheck;
-  isolation: NetworkIsolation;
+  sandbox: EngineSandbox;
 }
 
 interface Waiter {
@@ -67,7 +71,7 @@ const defaultLog = (level: 'info' | 'warn', message: string) => (level === 'warn
  * by our bridge, one document at a time each. Conversions wait their turn in order. An instance is replaced
  * after `maxConversionsPerInstance` conversions, when it crashes, and when a conversion times out, is
  * aborted or writes past the output cap (its whole process tree is killed first). Macros never run and
- * nothing remote is fetched (see libreoffice-profile.ts, uno-bridge.py and network-isolation.ts).
+ * nothing remote is fetched (see libreoffice-profile.ts and uno-bridge.py); each instance runs in a sandbox of its own.
  */
 export class LibreOfficeRuntime implements EngineRuntime {
   readonly descriptor = LIBREOFFICE_DESCRIPTOR;
@@ -101,11 +105,11 @@ export class LibreOfficeRuntime implements EngineRuntime {
     this.log = options.log ?? defaultLog;
   }
 
-  /** soffice and Python UNO present, and which network isolation applies; starts no instance (about 0.2 s). */
+  /** soffice and Python UNO present (checked in the sandbox); starts no instance (about 0.2 s). */
   async probe(): Promise<EngineAvailability> {
-    const { check, isolation } = await this.environment(true);
+    const { check } = await this.environment(true);
     if (!check.ok) return { available: false, problem: check.problem };
-    return { available: true, version: `${check.installation.version}; ${ISOLATION_LABELS[isolation.mode]}` };
+    return { available: true, version: check.installation.version };
   }
 
   /**
@@ -118,7 +122,11 @@ export class LibreOfficeRuntime implements EngineRuntime {
       this.startFailures = 0;
       this.lastStartFailure = undefined;
       process.on('exit', this.exitHook);
-      void this.environment().then(({ isolation }) => this.log('info', `pool of ${this.size}, each instance replaced after ${this.maxConversionsPerInstance} conversions; ${isolation.description}`));
+      // What the instances of a killed worker left: their processes died with it, their directories did not.
+      void sweepOrphanDirectories(this.instanceRoot(), INSTANCE_PREFIX).catch(() => undefined);
+      void this.environment().then(({ sandbox }) =>
+        this.log('info', `pool of ${this.size}, each instance replaced after ${this.maxConversionsPerInstance} conversions; ${sandbox.sandboxed ? 'each instance in a sandbox of its own' : 'not sandboxed'}`),
+      );
     }
     this.fill();
     return Promise.allSettled([...this.starting]).then(() => undefined);
@@ -153,8 +161,8 @@ export class LibreOfficeRuntime implements EngineRuntime {
       const instance = await this.acquire(context.signal);
       try {
         const reply = await instance.convert(
-          { input: inputPath, output: outputPath, ...plan, ...(maxPages !== undefined ? { maxPages } : {}) },
-          { timeoutMs: limits.timeoutMs, signal: context.signal, outputPath, maxOutputBytes: limits.maxOutputBytes },
+          { inputPath, outputPath, ...plan, ...(maxPages !== undefined ? { maxPages } : {}) },
+          { timeoutMs: limits.timeoutMs, cpuSeconds: processLimitsOf(limits).cpuSeconds, signal: context.signal, maxOutputBytes: limits.maxOutputBytes },
         );
         if (!reply.ok) throw failureOf(reply, request, plan.family, maxPages);
         break;
@@ -196,18 +204,23 @@ export class LibreOfficeRuntime implements EngineRuntime {
         processes: await instance.processes(),
       })),
     );
-    const { isolation } = await this.environment();
-    return { size: this.size, isolation: isolation.mode, waiting: this.waiters.length, instances };
+    const { sandbox } = await this.environment();
+    return { size: this.size, sandboxed: sandbox.sandboxed, waiting: this.waiters.length, instances };
   }
 
   private environment(refresh = false): Promise<Environment> {
     if (refresh || !this.environmentCheck) {
-      this.environmentCheck = Promise.all([
-        checkInstallation({ soffice: this.options.soffice, python: this.options.python }),
-        detectNetworkIsolation(this.options.networkIsolation ?? 'auto'),
-      ]).then(([check, isolation]) => ({ check, isolation }));
+      this.environmentCheck = (async () => {
+        const sandbox = await (this.options.sandbox ?? defaultEngineSandbox());
+        const check = await checkInstallation({ soffice: this.options.soffice, python: this.options.python }, new SandboxedProcessRunner(engineProfile(LIBREOFFICE_DESCRIPTOR), sandbox));
+        return { check, sandbox };
+      })();
     }
     return this.environmentCheck;
+  }
+
+  private instanceRoot(): string {
+    return this.options.workRoot ?? tmpdir();
   }
 
   /** Starts instances until the pool has `size` (running or starting). */
@@ -224,14 +237,18 @@ export class LibreOfficeRuntime implements EngineRuntime {
     let instance: LibreOfficeInstance | undefined;
     let failure: Error | undefined;
     try {
-      const { check, isolation } = await this.environment();
+      const { check, sandbox } = await this.environment();
       if (!check.ok) failure = new Error(check.problem);
       else if (this.running) {
+        const { limits, sockets } = engineProfile(LIBREOFFICE_DESCRIPTOR);
         instance = new LibreOfficeInstance({
           soffice: check.installation.soffice,
           python: check.installation.python,
-          isolation,
-          root: this.options.workRoot ?? tmpdir(),
+          sandbox,
+          // CPU time is watched per conversion; the processes' own limit spans the instance's life.
+          limits: { ...limits, cpuSeconds: limits.cpuSeconds * (this.maxConversionsPerInstance + 1) },
+          sockets,
+          root: this.instanceRoot(),
           startTimeoutMs: this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
         });
         const registered = instance;

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -28,29 +28,38 @@ export type BridgeFailureKind = 'load' | 'family' | 'format' | 'too_many_pages' 
 
 export type BridgeReply = { ok: true; importedWith?: string; pages?: number } | { ok: false; kind: BridgeFailureKind; error: string; pages?: number };
 
+/** How the bridge is started: Debian's Python, our script, the instance's pipe, and soffice's command line. */
 export interface BridgeLaunch {
   python: string;
-  /** e.g. ['unshare', '-r'] in a user namespace (see network-isolation.ts). */
-  prefix: readonly string[];
   pipeName: string;
   connectTimeoutMs: number;
-  /** Should Node die without stopping the instance, the bridge (its stdin closed) kills this group and removes instanceDir. */
-  officePgid?: number;
+  /** Should Node die without stopping the instance, the bridge (its stdin closed) removes this directory. */
   instanceDir: string;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
+  /** soffice and its arguments: the bridge starts it, in the same sandbox. */
+  office: readonly string[];
   script?: string;
+}
+
+/** The bridge's command line (the instance runs it in its sandbox). */
+export function bridgeCommand(launch: BridgeLaunch): { command: string; args: string[]; script: string } {
+  const script = launch.script ?? UNO_BRIDGE_SCRIPT;
+  return {
+    command: launch.python,
+    args: ['-I', script, '--pipe', launch.pipeName, '--connect-timeout-ms', String(launch.connectTimeoutMs), '--instance-dir', launch.instanceDir, '--', ...launch.office],
+    script,
+  };
 }
 
 const STDERR_TAIL = 4096;
 
 /**
- * The bridge process and its JSON-lines protocol: one request at a time, answered in order. Its own process
- * group, so killing it takes nothing else down.
+ * The bridge process (spawned by the instance, in its sandbox) and its JSON-lines protocol: one request at a time,
+ * answered in order.
  */
 export class UnoBridgeClient {
-  private readonly child: ChildProcess;
   private stderr = '';
+  /** How soffice ended, as the bridge saw it (negative: the signal), once it has. */
+  officeExitCode?: number;
   private nextId = 0;
   private pending?: { id: string; resolve: (reply: BridgeReply) => void; reject: (error: Error) => void };
   private exited = false;
@@ -59,9 +68,7 @@ export class UnoBridgeClient {
   /** Resolves when the process has exited, however. */
   readonly exit: Promise<void>;
 
-  constructor(launch: BridgeLaunch) {
-    const argv = [...launch.prefix, launch.python, '-I', launch.script ?? UNO_BRIDGE_SCRIPT, '--pipe', launch.pipeName, '--connect-timeout-ms', String(launch.connectTimeoutMs), '--office-pgid', String(launch.officePgid ?? 0), '--instance-dir', launch.instanceDir];
-    this.child = spawn(argv[0]!, argv.slice(1), { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  constructor(private readonly child: ChildProcess) {
     this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
     });
@@ -96,6 +103,7 @@ export class UnoBridgeClient {
         return;
       }
       if (message.event === 'ready') onReady(String(message.version ?? 'LibreOffice'));
+      else if (message.event === 'office-exited') this.officeExitCode = Number(message.code);
       else if (message.event === 'failed') onFailed(new Error(`the bridge could not connect: ${message.error ?? ''}`));
       else if (this.pending && message.id === this.pending.id) {
         const { resolve } = this.pending;

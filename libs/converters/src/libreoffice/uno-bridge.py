@@ -3,9 +3,12 @@
 
 Run it with Debian's /usr/bin/python3 (python3-uno):
 
-  uno-bridge.py --pipe NAME [--connect-timeout-ms N] [--office-pgid PGID] [--instance-dir DIR]
+  uno-bridge.py --pipe NAME [--connect-timeout-ms N] [--instance-dir DIR] [-- SOFFICE ARGUMENTS...]
 
-It connects to the instance's UNO pipe (retrying while soffice starts), loads Writer, Calc and Impress once,
+Given the soffice command line after "--", it starts soffice itself (in a session of its own), so that both live in
+one sandbox and talk over the pipe; when soffice ends, it says {"event": "office-exited", "code"} (a negative code:
+the signal that ended it) and exits 3. It connects to the instance's UNO pipe (retrying while soffice starts),
+loads Writer, Calc and Impress once,
 says {"event": "ready", "version"} on stdout (or {"event": "failed", "error"} and exits 2), then converts one
 document per JSON line read on stdin, answering one JSON line each, in order:
 
@@ -33,7 +36,9 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 import sys
+import threading
 import time
 
 import uno
@@ -74,9 +79,27 @@ def props(**values):
     return tuple(prop(name, value) for name, value in values.items())
 
 
+OUTPUT = threading.Lock()
+
+
 def emit(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+    with OUTPUT:
+        sys.stdout.write(json.dumps(message) + "\n")
+        sys.stdout.flush()
+
+
+def launch_office(argv):
+    """Starts soffice in a session of its own (one signal to its group ends launcher and soffice.bin) and watches
+    it: when it ends, the instance is over."""
+    office = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
+
+    def watch():
+        code = office.wait()
+        emit({"event": "office-exited", "code": code})
+        os._exit(3)
+
+    threading.Thread(target=watch, daemon=True).start()
+    return office
 
 
 def log(text):
@@ -242,11 +265,11 @@ def convert(desktop, request):
         close(document)
 
 
-def orphaned_cleanup(args):
+def orphaned_cleanup(args, office):
     """stdin closed: the supervisor is gone (it would have killed us first). Take the instance down with us."""
-    if args.office_pgid:
+    if office is not None:
         try:
-            os.killpg(args.office_pgid, signal.SIGKILL)
+            os.killpg(office.pid, signal.SIGKILL)
         except OSError:
             pass
     if args.instance_dir:
@@ -266,9 +289,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--pipe", required=True)
     parser.add_argument("--connect-timeout-ms", type=int, default=60000)
-    parser.add_argument("--office-pgid", type=int, default=0)
     parser.add_argument("--instance-dir", default="")
+    parser.add_argument("office", nargs=argparse.REMAINDER, help="-- then soffice and its arguments")
     args = parser.parse_args()
+    if args.office[:1] == ["--"]:
+        args.office = args.office[1:]
     try:
         return serve(args)
     except KeyboardInterrupt:
@@ -276,6 +301,7 @@ def main():
 
 
 def serve(args):
+    office = launch_office(args.office) if args.office else None
     try:
         remote, desktop = connect(args.pipe, args.connect_timeout_ms / 1000)
     except Exception as error:
@@ -314,7 +340,7 @@ def serve(args):
             emit({"id": request_id, "ok": False, "kind": "disconnected" if dead else "store", "error": "%s: %s" % (type(error).__name__, str(error)[:500])})
             if dead:
                 return 3
-    orphaned_cleanup(args)
+    orphaned_cleanup(args, office)
     return 0
 
 

@@ -1,15 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { expect } from 'vitest';
 import { ConversionError } from '../../src/conversion-error.js';
 import type { ConversionOptions } from '../../src/conversion-options.js';
 import type { EngineLimits } from '../../src/engine-descriptor.js';
 import type { EngineRuntime, StepContext } from '../../src/engine-runtime.js';
 
-// The default work directory is the OS temp dir itself: a fresh directory per call was never removed (one per
-// conversion step of every run). Tests that check what an engine leaves behind pass a directory of their own.
-export const testContext = (runtime: EngineRuntime, workDir = tmpdir(), limits: Partial<EngineLimits> = {}): StepContext => ({
+// The work directory is the job's scratch directory: the one place bound into the engine's sandbox, so it must
+// hold the step's input and output. Tests pass the directory their files are in.
+export const testContext = (runtime: EngineRuntime, workDir: string, limits: Partial<EngineLimits> = {}): StepContext => ({
   signal: new AbortController().signal,
   limits: { ...runtime.descriptor.limits, ...limits },
   workDir,
@@ -26,8 +25,8 @@ export async function convertStep(
 ): Promise<string[]> {
   const outputDir = join(dir, `step-${++steps}-${step.from}-to-${step.to}`);
   mkdirSync(outputDir, { recursive: true });
-  // A scratch directory of its own only when the caller brings none (each would be left behind empty).
-  const outcome = await runtime.convert({ ...step, outputDir, options: step.options ?? {} }, { ...testContext(runtime, context.workDir), ...context });
+  // The scratch directory is the caller's directory, where its input is, unless it brings one.
+  const outcome = await runtime.convert({ ...step, outputDir, options: step.options ?? {} }, { ...testContext(runtime, context.workDir ?? dir), ...context });
   return outcome.files;
 }
 
@@ -38,4 +37,15 @@ export async function expectFailure(promise: Promise<unknown>, failureType: stri
   expect((error as ConversionError).failureType).toBe(failureType);
   expect((error as ConversionError).message).not.toContain(secretPath);
   return error as ConversionError;
+}
+
+/** What an engine left in its scratch directory: every entry but the test's own files (`kept`). */
+export const leftovers = (scratchDir: string, ...kept: string[]) => readdirSync(scratchDir).filter((entry) => !kept.some((path) => basename(path) === entry));
+
+/** A job's scratch directory with its input in it, as the worker makes one: the input the plan reads. */
+export function scratchWithInput(workDir: string, source: string): string {
+  mkdirSync(workDir, { recursive: true });
+  const input = join(workDir, 'input');
+  copyFileSync(source, input);
+  return input;
 }

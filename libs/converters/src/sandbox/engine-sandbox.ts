@@ -1,0 +1,274 @@
+import { constants } from 'node:fs';
+import { access, lchown, lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bubblewrapArguments, NAMESPACE_UID, type SandboxIdentity } from './bubblewrap-arguments.js';
+import type { ProcessLimits } from './process-limits.js';
+import { readSandboxLayout, type SandboxLayout } from './sandbox-layout.js';
+import { SandboxUsers } from './sandbox-users.js';
+import { compileSeccompFilter } from './seccomp/seccomp-program.js';
+import { engineSyscallRules, type SocketPolicy } from './seccomp/seccomp-rules.js';
+import { seccompArchOf, type SeccompArch } from './seccomp/syscall-table.js';
+import { spawnWrapped } from './spawn-wrapped.js';
+import { SECCOMP_FD, STATUS_FD, type WrappedCommand } from './wrapped-command.js';
+
+/** ENGINE_SANDBOX: `auto` sandboxes where the kernel allows, `required` refuses to run engines otherwise, `off` never. */
+export const SANDBOX_SETTINGS = ['auto', 'required', 'off'] as const;
+export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
+
+/** The layers of the sandbox, each holding or not on this machine. */
+export interface SandboxLayers {
+  /** Own pid, mount, network, IPC and UTS namespaces, no capabilities, no_new_privs, limits. */
+  namespaces: boolean;
+  /** The seccomp filter of sandbox/seccomp. */
+  seccomp: boolean;
+  /** Each sandbox runs as a user of its own, not as the worker's user (needs a root worker). */
+  separateUser: boolean;
+}
+
+/** What a worker says about its engines' isolation (start-up log, capabilities, readiness, metrics). */
+export interface SandboxStatus {
+  setting: SandboxSetting;
+  sandboxed: boolean;
+  layers: SandboxLayers;
+  /** One line: what holds, or why not. */
+  description: string;
+}
+
+/** `ENGINE_SANDBOX=required` on a machine that cannot sandbox: the worker must not start. */
+export class SandboxUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`ENGINE_SANDBOX=required, but engines cannot be sandboxed here: ${reason}`);
+    this.name = 'SandboxUnavailableError';
+  }
+}
+
+/** What one engine command needs from the sandbox. */
+export interface SandboxRequest {
+  command: string;
+  args: readonly string[];
+  /** Its one writable place (and everything in it is handed to the sandbox's user). */
+  writableDirs: readonly string[];
+  readOnlyPaths?: readonly string[];
+  cwd: string;
+  limits: ProcessLimits;
+  sockets: SocketPolicy;
+}
+
+/** A command ready to spawn, holding its sandbox's user until released (when the process has ended). */
+export interface PreparedCommand {
+  wrapped: WrappedCommand;
+  release(): void;
+}
+
+const PROBE_TIMEOUT_MS = 15_000;
+/** The sandbox's /etc/passwd and /etc/group (shipped beside this module; the build copies them). */
+const SANDBOX_PASSWD = fileURLToPath(new URL('./etc/passwd', import.meta.url));
+const SANDBOX_GROUP = fileURLToPath(new URL('./etc/group', import.meta.url));
+const LOWER_PRIORITY = ['nice', '-n', '10'];
+
+interface Environment {
+  layout: SandboxLayout;
+  bwrap: string;
+  arch?: SeccompArch;
+  /** A root worker: each sandbox gets a user of its own. */
+  ownUsers: boolean;
+}
+
+/**
+ * The engine sandbox of one worker: bubblewrap around every engine process, a seccomp filter per engine's
+ * socket policy, limits through prlimit, a user of its own per sandbox. Decided once at start-up by running a
+ * real sandboxed command; every engine process then goes through `prepare` (the one runner and the warm pools
+ * call it).
+ */
+export class EngineSandbox {
+  private readonly filters = new Map<SocketPolicy, Buffer>();
+  private readonly users = new SandboxUsers();
+
+  private constructor(
+    readonly status: SandboxStatus,
+    private readonly environment?: Environment,
+  ) {}
+
+  /** Engines run unsandboxed (ENGINE_SANDBOX=off, or `auto` where the kernel does not allow it). */
+  static unsandboxed(setting: SandboxSetting, reason: string): EngineSandbox {
+    return new EngineSandbox({ setting, sandboxed: false, layers: { namespaces: false, seccomp: false, separateUser: false }, description: reason });
+  }
+
+  /**
+   * Probes this machine (a sandboxed `true`, about 20 ms): bubblewrap present and allowed to make its namespaces,
+   * a seccomp filter for this architecture, a worker that may change user. `required` throws
+   * SandboxUnavailableError when any layer is missing; `auto` sandboxes with what holds, or not at all, and says why.
+   */
+  static async start(setting: SandboxSetting): Promise<EngineSandbox> {
+    if (setting === 'off') return EngineSandbox.unsandboxed('off', 'engines are not sandboxed: ENGINE_SANDBOX=off');
+    const refuse = (reason: string) => {
+      if (setting === 'required') throw new SandboxUnavailableError(reason);
+      return EngineSandbox.unsandboxed(setting, `engines are not sandboxed: ${reason}`);
+    };
+    const bwrap = await findExecutable('bwrap');
+    if (!bwrap) return refuse('bubblewrap is not installed (apt-get install bubblewrap)');
+    for (const tool of ['prlimit', 'setpriv']) if (!(await findExecutable(tool))) return refuse(`${tool} is not installed (apt-get install util-linux)`);
+    const arch = seccompArchOf(process.arch);
+    const environment: Environment = { layout: await readSandboxLayout(), bwrap, arch, ownUsers: process.getuid?.() === 0 };
+    let problem = await EngineSandbox.trialRun(environment);
+    if (problem && environment.ownUsers) {
+      // A root that may not make namespaces or change user (a container's narrowed root): a user namespace may still do.
+      const userNamespace: Environment = { ...environment, ownUsers: false };
+      if (!(await EngineSandbox.trialRun(userNamespace))) {
+        environment.ownUsers = false;
+        problem = undefined;
+      }
+    }
+    if (problem) return refuse(`bubblewrap cannot make its sandbox here (${problem})`);
+    const layers: SandboxLayers = { namespaces: true, seccomp: arch !== undefined, separateUser: environment.ownUsers };
+    const missing = [
+      !layers.seccomp && `no seccomp filter for ${process.arch}`,
+      !layers.separateUser && 'engines run as the worker’s own user outside their namespaces (the worker is not root)',
+    ].filter((reason): reason is string => Boolean(reason));
+    if (setting === 'required' && missing.length > 0) throw new SandboxUnavailableError(missing.join('; '));
+    const description =
+      `engines are sandboxed (bubblewrap: own pid, mount, network and IPC namespaces${layers.separateUser ? ', a user of their own' : ', a user namespace'}, ` +
+      `no capabilities, no_new_privs, limits${layers.seccomp ? ', seccomp' : ''})${missing.length > 0 ? `; missing: ${missing.join('; ')}` : ''}`;
+    return new EngineSandbox({ setting, sandboxed: true, layers, description }, environment);
+  }
+
+  get sandboxed(): boolean {
+    return this.status.sandboxed;
+  }
+
+  /**
+   * The command to spawn for `request`: sandboxed when the sandbox holds (its writable directories handed to the
+   * sandbox's user first), else the command under `nice` as it is. Release it once the process has ended.
+   */
+  async prepare(request: SandboxRequest): Promise<PreparedCommand> {
+    const environment = this.environment;
+    if (!environment) {
+      return { wrapped: { command: LOWER_PRIORITY[0]!, args: [...LOWER_PRIORITY.slice(1), request.command, ...request.args], identity: {}, sandboxed: false }, release: () => undefined };
+    }
+    for (const dir of request.writableDirs) assertOwnDirectory(dir);
+    const uid = environment.ownUsers ? this.users.lend() : undefined;
+    let released = false;
+    const release = () => {
+      if (released || uid === undefined) return;
+      released = true;
+      this.users.giveBack(uid);
+    };
+    try {
+      if (uid !== undefined) for (const dir of request.writableDirs) await chownTree(dir, uid);
+      const identity: SandboxIdentity = uid !== undefined ? { kind: 'own-user', uid } : { kind: 'user-namespace' };
+      const args = bubblewrapArguments(environment.layout, {
+        command: request.command,
+        args: request.args,
+        identity,
+        binds: [...request.writableDirs.map((path) => ({ path, writable: true })), ...(request.readOnlyPaths ?? []).map((path) => ({ path, writable: false }))],
+        cwd: request.cwd,
+        limits: request.limits,
+        passwd: SANDBOX_PASSWD,
+        group: SANDBOX_GROUP,
+        seccompFd: environment.arch ? SECCOMP_FD : undefined,
+        statusFd: STATUS_FD,
+      });
+      const wrapped: WrappedCommand = {
+        command: LOWER_PRIORITY[0]!,
+        args: [...LOWER_PRIORITY.slice(1), environment.bwrap, ...args],
+        identity: {},
+        seccomp: environment.arch ? this.filter(environment.arch, request.sockets) : undefined,
+        sandboxed: true,
+        uid: uid ?? process.getuid?.(),
+      };
+      return { wrapped, release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** How many sandbox users are lent right now (tests: every one comes back). */
+  get usersLent(): number {
+    return this.users.inUse;
+  }
+
+  /** Runs `true` the way every engine will run, in a directory of its own; a problem, or undefined when it ran. */
+  private static async trialRun(environment: Environment): Promise<string | undefined> {
+    const sandbox = new EngineSandbox({ setting: 'required', sandboxed: true, layers: { namespaces: true, seccomp: Boolean(environment.arch), separateUser: environment.ownUsers }, description: 'trial' }, environment);
+    const dir = await mkdtemp(join(tmpdir(), 'fileshift-sandbox-trial-'));
+    try {
+      const prepared = await sandbox.prepare({ command: '/usr/bin/true', args: [], writableDirs: [dir], cwd: dir, limits: { memoryBytes: 256 * 1024 ** 2, cpuSeconds: 5, processes: 16, openFiles: 64, fileBytes: 1024 }, sockets: 'unix-only' });
+      try {
+        const { child, report } = spawnWrapped(prepared.wrapped, { cwd: dir, env: { PATH: '/usr/bin:/bin' } });
+        let stderr = '';
+        child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        child.stdout!.resume();
+        const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
+        const [exitCode, { childPid }] = await Promise.all([
+          new Promise<number | null>((resolve) => {
+            child.once('error', (error) => {
+              stderr += error.message;
+              resolve(null);
+            });
+            child.once('close', (code) => resolve(code));
+          }),
+          report,
+        ]).finally(() => clearTimeout(timer));
+        if (childPid !== undefined && exitCode === 0) return undefined;
+        return stderr.trim().split('\n').pop() || `exit ${exitCode}`;
+      } finally {
+        prepared.release();
+      }
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private filter(arch: SeccompArch, sockets: SocketPolicy): Buffer {
+    let filter = this.filters.get(sockets);
+    if (!filter) this.filters.set(sockets, (filter = compileSeccompFilter(arch, engineSyscallRules(sockets))));
+    return filter;
+  }
+}
+
+/** Directories shared by everything on the machine: never an engine's writable place (nor handed to its user). */
+const SHARED_DIRECTORIES = new Set(['/', '/tmp', '/var/tmp', '/dev/shm', '/root', '/home']);
+
+/** A writable place must be a directory of the job's or instance's own, not a shared one such as the temp root. */
+function assertOwnDirectory(dir: string): void {
+  const normalized = resolve(dir);
+  if (SHARED_DIRECTORIES.has(normalized) || normalized === resolve(tmpdir()) || normalized === resolve(homedir())) {
+    throw new Error(`${normalized} is shared by the whole machine: an engine's writable directory must be its job's own`);
+  }
+}
+
+/** Gives `uid` a directory and everything in it (a root worker's files are otherwise out of the engine's reach). */
+async function chownTree(path: string, uid: number): Promise<void> {
+  const stats = await lstat(path).catch(() => undefined);
+  if (!stats) return;
+  if (stats.uid !== uid || stats.gid !== uid) await lchown(path, uid, uid);
+  if (!stats.isDirectory()) return;
+  const entries = await readdir(path).catch(() => [] as string[]);
+  await Promise.all(entries.map((entry) => chownTree(join(path, entry), uid)));
+}
+
+async function findExecutable(name: string): Promise<string | undefined> {
+  for (const dir of ['/usr/bin', '/bin', '/usr/local/bin']) {
+    const path = join(dir, name);
+    if (await access(path, constants.X_OK).then(() => true, () => false)) return path;
+  }
+  return undefined;
+}
+
+let machineSandbox: Promise<EngineSandbox> | undefined;
+
+/**
+ * The sandbox of runners made without one (tests, installation checks): this machine's, probed once, and
+ * `required` — where it cannot hold, they fail loudly instead of running engines unsandboxed. A worker makes its
+ * own from its configuration (ENGINE_SANDBOX).
+ */
+export function defaultEngineSandbox(): Promise<EngineSandbox> {
+  return (machineSandbox ??= EngineSandbox.start('required'));
+}
+
+export { NAMESPACE_UID };

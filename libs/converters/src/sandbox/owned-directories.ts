@@ -1,0 +1,35 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+
+// A host name never holds '_': '<prefix><host>_' is never the start of another host's directories.
+const host = () => hostname().replace(/[^A-Za-z0-9.-]/g, '-');
+
+/**
+ * A directory under `root` for a warm engine's sandbox, named for this host and process: its processes die with the
+ * worker (they die with their parent), but the directory stays until a later worker sweeps it (`sweepOrphanDirectories`).
+ */
+export function ownedDirectory(root: string, prefix: string): Promise<string> {
+  return mkdtemp(join(root, `${prefix}${host()}_${process.pid}-`));
+}
+
+/** Removes the directories `ownedDirectory` made under `root` for processes of this host that no longer run. */
+export async function sweepOrphanDirectories(root: string, prefix: string): Promise<number> {
+  const ours = `${prefix}${host()}_`;
+  const orphans = (await readdir(root).catch(() => [] as string[])).filter((name) => {
+    if (!name.startsWith(ours)) return false;
+    const pid = Number(/^(\d+)-/.exec(name.slice(ours.length))?.[1]);
+    return Number.isInteger(pid) && pid !== process.pid && !isRunning(pid);
+  });
+  await Promise.all(orphans.map((name) => rm(join(root, name), { recursive: true, force: true })));
+  return orphans.length;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
