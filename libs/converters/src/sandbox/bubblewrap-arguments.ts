@@ -5,12 +5,15 @@ import type { SandboxLayout } from './sandbox-layout.js';
 export const NAMESPACE_UID = 65534;
 
 /**
- * Who the engine is. `own-user`: a root worker's bubblewrap makes the namespaces itself and the engine then runs
- * as a user of its own (a uid lent to this sandbox alone; see sandbox-users.ts), with no capabilities left.
- * `user-namespace`: a worker that is not root runs bubblewrap unprivileged, in a user namespace where the engine
- * is 65534 — outside it, it is the worker's own user.
+ * Who the engine is.
+ * - `own-user`: a root worker's bubblewrap makes the namespaces itself and the engine then runs as a user of its
+ *   own (a uid lent to this sandbox alone; see sandbox-users.ts), with no capabilities left.
+ * - `own-user-namespace`: a root worker that may change user but not make namespaces itself (a container without
+ *   CAP_SYS_ADMIN) starts bubblewrap as the lent user, unprivileged, in a user namespace of its own.
+ * - `user-namespace`: a worker that is not root runs bubblewrap unprivileged, in a user namespace where the engine is
+ *   65534 — outside it, it is the worker's own user.
  */
-export type SandboxIdentity = { kind: 'own-user'; uid: number } | { kind: 'user-namespace' };
+export type SandboxIdentity = { kind: 'own-user'; uid: number } | { kind: 'own-user-namespace'; uid: number } | { kind: 'user-namespace' };
 
 /** A private /tmp in memory, small: engines are given TMPDIR in their scratch directory. */
 const TMP_BYTES = 64 * 1024 * 1024;

@@ -31,6 +31,8 @@ export interface SandboxLayers {
 export interface SandboxStatus {
   setting: SandboxSetting;
   sandboxed: boolean;
+  /** How engines got their identity, when sandboxed. */
+  identity?: IdentityMode;
   layers: SandboxLayers;
   /** One line: what holds, or why not. */
   description: string;
@@ -68,12 +70,14 @@ const SANDBOX_PASSWD = fileURLToPath(new URL('./etc/passwd', import.meta.url));
 const SANDBOX_GROUP = fileURLToPath(new URL('./etc/group', import.meta.url));
 const LOWER_PRIORITY = ['nice', '-n', '10'];
 
+/** How engines get their identity here (see SandboxIdentity), the strongest that works first. */
+export type IdentityMode = SandboxIdentity['kind'];
+
 interface Environment {
   layout: SandboxLayout;
   bwrap: string;
   arch?: SeccompArch;
-  /** A root worker: each sandbox gets a user of its own. */
-  ownUsers: boolean;
+  identity: IdentityMode;
 }
 
 /**
@@ -101,7 +105,7 @@ export class EngineSandbox {
    * a seccomp filter for this architecture, a worker that may change user. `required` throws
    * SandboxUnavailableError when any layer is missing; `auto` sandboxes with what holds, or not at all, and says why.
    */
-  static async start(setting: SandboxSetting): Promise<EngineSandbox> {
+  static async start(setting: SandboxSetting, options: { identities?: readonly IdentityMode[] } = {}): Promise<EngineSandbox> {
     if (setting === 'off') return EngineSandbox.unsandboxed('off', 'engines are not sandboxed: ENGINE_SANDBOX=off');
     const refuse = (reason: string) => {
       if (setting === 'required') throw new SandboxUnavailableError(reason);
@@ -110,19 +114,24 @@ export class EngineSandbox {
     const bwrap = await findExecutable('bwrap');
     if (!bwrap) return refuse('bubblewrap is not installed (apt-get install bubblewrap)');
     for (const tool of ['prlimit', 'setpriv']) if (!(await findExecutable(tool))) return refuse(`${tool} is not installed (apt-get install util-linux)`);
-    const arch = seccompArchOf(process.arch);
-    const environment: Environment = { layout: await readSandboxLayout(), bwrap, arch, ownUsers: process.getuid?.() === 0 };
-    let problem = await EngineSandbox.trialRun(environment);
-    if (problem && environment.ownUsers) {
-      // A root that may not make namespaces or change user (a container's narrowed root): a user namespace may still do.
-      const userNamespace: Environment = { ...environment, ownUsers: false };
-      if (!(await EngineSandbox.trialRun(userNamespace))) {
-        environment.ownUsers = false;
-        problem = undefined;
+    const base = { layout: await readSandboxLayout(), bwrap, arch: seccompArchOf(process.arch) };
+    // A root worker tries a user of its own per sandbox, made by a privileged bubblewrap, then by an unprivileged one
+    // started as that user (a container's narrowed root); any worker, last, a user namespace of its own.
+    const modes = options.identities ?? (process.getuid?.() === 0 ? (['own-user', 'own-user-namespace', 'user-namespace'] as const) : (['user-namespace'] as const));
+    const problems: string[] = [];
+    let environment: Environment | undefined;
+    for (const identity of modes) {
+      const candidate: Environment = { ...base, identity };
+      const problem = await EngineSandbox.trialRun(candidate);
+      if (!problem) {
+        environment = candidate;
+        break;
       }
+      problems.push(`${identity}: ${problem}`);
     }
-    if (problem) return refuse(`bubblewrap cannot make its sandbox here (${problem})`);
-    const layers: SandboxLayers = { namespaces: true, seccomp: arch !== undefined, separateUser: environment.ownUsers };
+    if (!environment) return refuse(`bubblewrap cannot make its sandbox here (${problems.join('; ')})`);
+    const { arch } = environment;
+    const layers: SandboxLayers = { namespaces: true, seccomp: arch !== undefined, separateUser: environment.identity !== 'user-namespace' };
     const missing = [
       !layers.seccomp && `no seccomp filter for ${process.arch}`,
       !layers.separateUser && 'engines run as the worker’s own user outside their namespaces (the worker is not root)',
@@ -131,7 +140,7 @@ export class EngineSandbox {
     const description =
       `engines are sandboxed (bubblewrap: own pid, mount, network and IPC namespaces${layers.separateUser ? ', a user of their own' : ', a user namespace'}, ` +
       `no capabilities, no_new_privs, limits${layers.seccomp ? ', seccomp' : ''})${missing.length > 0 ? `; missing: ${missing.join('; ')}` : ''}`;
-    return new EngineSandbox({ setting, sandboxed: true, layers, description }, environment);
+    return new EngineSandbox({ setting, sandboxed: true, identity: environment.identity, layers, description }, environment);
   }
 
   get sandboxed(): boolean {
@@ -148,7 +157,7 @@ export class EngineSandbox {
       return { wrapped: { command: LOWER_PRIORITY[0]!, args: [...LOWER_PRIORITY.slice(1), request.command, ...request.args], identity: {}, sandboxed: false }, release: () => undefined };
     }
     for (const dir of request.writableDirs) assertOwnDirectory(dir);
-    const uid = environment.ownUsers ? this.users.lend() : undefined;
+    const uid = environment.identity === 'user-namespace' ? undefined : this.users.lend();
     let released = false;
     const release = () => {
       if (released || uid === undefined) return;
@@ -157,7 +166,7 @@ export class EngineSandbox {
     };
     try {
       if (uid !== undefined) for (const dir of request.writableDirs) await chownTree(dir, uid);
-      const identity: SandboxIdentity = uid !== undefined ? { kind: 'own-user', uid } : { kind: 'user-namespace' };
+      const identity: SandboxIdentity = environment.identity === 'user-namespace' ? { kind: 'user-namespace' } : { kind: environment.identity, uid: uid! };
       const args = bubblewrapArguments(environment.layout, {
         command: request.command,
         args: request.args,
@@ -173,7 +182,7 @@ export class EngineSandbox {
       const wrapped: WrappedCommand = {
         command: LOWER_PRIORITY[0]!,
         args: [...LOWER_PRIORITY.slice(1), environment.bwrap, ...args],
-        identity: {},
+        identity: identity.kind === 'own-user-namespace' ? { uid: identity.uid, gid: identity.uid } : {},
         seccomp: environment.arch ? this.filter(environment.arch, request.sockets) : undefined,
         sandboxed: true,
         uid: uid ?? process.getuid?.(),
@@ -192,7 +201,7 @@ export class EngineSandbox {
 
   /** Runs `true` the way every engine will run, in a directory of its own; a problem, or undefined when it ran. */
   private static async trialRun(environment: Environment): Promise<string | undefined> {
-    const sandbox = new EngineSandbox({ setting: 'required', sandboxed: true, layers: { namespaces: true, seccomp: Boolean(environment.arch), separateUser: environment.ownUsers }, description: 'trial' }, environment);
+    const sandbox = new EngineSandbox({ setting: 'required', sandboxed: true, layers: { namespaces: true, seccomp: Boolean(environment.arch), separateUser: environment.identity !== 'user-namespace' }, description: 'trial' }, environment);
     const dir = await mkdtemp(join(tmpdir(), 'fileshift-sandbox-trial-'));
     try {
       const prepared = await sandbox.prepare({ command: '/usr/bin/true', args: [], writableDirs: [dir], cwd: dir, limits: { memoryBytes: 256 * 1024 ** 2, cpuSeconds: 5, processes: 16, openFiles: 64, fileBytes: 1024 }, sockets: 'unix-only' });
