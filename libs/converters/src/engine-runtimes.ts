@@ -1,6 +1,10 @@
 import { ArchivesRuntime } from './archives.runtime.js';
 import { CalibreRuntime } from './calibre.runtime.js';
-import { DataFormatsRuntime } from './data-formats.runtime.js';
+import { DATA_DESCRIPTOR } from './descriptors/data.descriptor.js';
+import { OFFICE_MARKDOWN_DESCRIPTOR } from './descriptors/office-markdown.descriptor.js';
+import { SHARP_DESCRIPTOR } from './descriptors/sharp.descriptor.js';
+import { NodeHostPool, type NodeHostPoolOptions } from './node-host/node-host.pool.js';
+import { NodeHostedRuntime } from './node-host/node-hosted.runtime.js';
 import type { EngineAvailability, EngineRuntime } from './engine-runtime.js';
 import { FfmpegAudioRuntime } from './ffmpeg-audio.runtime.js';
 import { FfmpegSubtitlesRuntime } from './ffmpeg-subtitles.runtime.js';
@@ -9,20 +13,47 @@ import { GhostscriptRuntime } from './ghostscript.runtime.js';
 import { ImageMagickRuntime } from './imagemagick.runtime.js';
 import { Img2pdfRuntime } from './img2pdf.runtime.js';
 import { LibreOfficeRuntime, type LibreOfficeRuntimeOptions } from './libreoffice/libreoffice.runtime.js';
-import { OfficeMarkdownRuntime } from './office-markdown.runtime.js';
 import { PandocRuntime } from './pandoc.runtime.js';
 import { PopplerRuntime } from './poppler.runtime.js';
-import { SharpImageRuntime } from './sharp-image.runtime.js';
+import { defaultEngineSandbox, type EngineSandbox } from './sandbox/engine-sandbox.js';
+import { SandboxedProcessRunner } from './sandboxed-process.runner.js';
 
 /** Settings of the runtimes that take any (from the worker's configuration); every one has a default. */
 export interface EngineRuntimeOptions {
-  /** Pool size, conversions per instance, start timeout, network isolation… (see LibreOfficeRuntimeOptions). */
-  libreoffice?: LibreOfficeRuntimeOptions;
+  /** The worker's engine sandbox (from ENGINE_SANDBOX); default: this machine's, required. */
+  sandbox?: EngineSandbox | Promise<EngineSandbox>;
+  /** Where warm engines keep their directories: the jobs' scratch root, so inputs are staged by hard links. */
+  workRoot?: string;
+  /** Pool size, conversions per instance, start timeout… (see LibreOfficeRuntimeOptions). */
+  libreoffice?: Omit<LibreOfficeRuntimeOptions, 'sandbox' | 'workRoot'>;
+  /** Node hosts (sharp, the data and Office readers): pool size… */
+  nodeHost?: Omit<NodeHostPoolOptions, 'sandbox' | 'workRoot'>;
 }
 
-/** A runtime for every engine this build knows, in the descriptors' order of preference. */
+/**
+ * A runtime for every engine this build knows, in the descriptors' order of preference, all in one engine sandbox:
+ * processes started per conversion go through one runner, warm ones (LibreOffice, the Node host) through pools.
+ */
 export function createEngineRuntimes(options: EngineRuntimeOptions = {}): EngineRuntime[] {
-  return [new SharpImageRuntime(), new ImageMagickRuntime(), new FfmpegAudioRuntime(), new FfmpegVideoRuntime(), new FfmpegSubtitlesRuntime(), new LibreOfficeRuntime(options.libreoffice), new PandocRuntime(), new CalibreRuntime(), new OfficeMarkdownRuntime(), new PopplerRuntime(), new GhostscriptRuntime(), new Img2pdfRuntime(), new DataFormatsRuntime(), new ArchivesRuntime()];
+  const sandbox = Promise.resolve(options.sandbox ?? defaultEngineSandbox());
+  const runner = new SandboxedProcessRunner(undefined, sandbox);
+  const host = new NodeHostPool({ ...options.nodeHost, sandbox, workRoot: options.workRoot });
+  return [
+    new NodeHostedRuntime(SHARP_DESCRIPTOR, 'sharp', host),
+    new ImageMagickRuntime(runner),
+    new FfmpegAudioRuntime(runner),
+    new FfmpegVideoRuntime(runner),
+    new FfmpegSubtitlesRuntime(runner),
+    new LibreOfficeRuntime({ ...options.libreoffice, sandbox, workRoot: options.workRoot }),
+    new PandocRuntime(runner),
+    new CalibreRuntime(runner),
+    new NodeHostedRuntime(OFFICE_MARKDOWN_DESCRIPTOR, 'office-markdown', host),
+    new PopplerRuntime(runner),
+    new GhostscriptRuntime(runner),
+    new Img2pdfRuntime(runner, undefined, host),
+    new NodeHostedRuntime(DATA_DESCRIPTOR, 'data', host),
+    new ArchivesRuntime(runner),
+  ];
 }
 
 export interface ProbedEngines {

@@ -8,3 +8,4 @@ export { allPairs, ENGINE_CLASSES, type EngineClass, type EngineDescriptor, type
 export { ARCHIVE_FORMATS, ARCHIVES_DESCRIPTOR, type ArchiveFormat } from './descriptors/archives.descriptor.js';
 export { defaultLibreOfficePoolSize } from './descriptors/libreoffice.descriptor.js';
 export { ENGINE_DESCRIPTORS, engineDescriptor } from './engine-descriptors.js';
+export { SANDBOX_SETTINGS, type SandboxSetting } from './sandbox/sandbox-settings.js';

@@ -23,3 +23,6 @@ export { type PlanResult, type PlanRun, runPlan, type StepTiming } from './plan-
 export { type PopplerCommands, PopplerRuntime } from './poppler.runtime.js';
 export { SandboxedProcessRunner, type SandboxedResult, type SandboxedRun } from './sandboxed-process.runner.js';
 export { SharpImageRuntime } from './sharp-image.runtime.js';
+export { NodeHostPool } from './node-host/node-host.pool.js';
+export { NodeHostedRuntime } from './node-host/node-hosted.runtime.js';
+export { EngineSandbox, SANDBOX_SETTINGS, type SandboxSetting, type SandboxStatus, SandboxUnavailableError } from './sandbox/engine-sandbox.js';

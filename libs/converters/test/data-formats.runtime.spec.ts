@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { convertData, DataFormatsRuntime } from '../src/data-formats.runtime.js';
+import { convertData } from '../src/data-formats.runtime.js';
+import { DATA_DESCRIPTOR } from '../src/descriptors/data.descriptor.js';
+import { nodeHostedRuntime } from './support/node-hosted.js';
 import { formatDelimited, parseDelimited } from '../src/data/delimited-text.js';
 import { formatXmlRecords, parseXmlRecords } from '../src/data/xml-records.js';
 import { DATA_SAMPLES } from '../testing/data-samples.js';
@@ -71,7 +73,7 @@ describe('convertData (pure): faithful or refused', () => {
 });
 
 describe('DataFormatsRuntime', () => {
-  const runtime = new DataFormatsRuntime();
+  const runtime = nodeHostedRuntime(DATA_DESCRIPTOR, 'data');
 
   it('converts a file and answers with the spec failure types', async () => {
     const json = join(dir, 'records.json');

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OfficeMarkdownRuntime } from '../src/office-markdown.runtime.js';
+import { OFFICE_MARKDOWN_DESCRIPTOR } from '../src/descriptors/office-markdown.descriptor.js';
+import { nodeHostedRuntime } from './support/node-hosted.js';
 import { slidesToMarkdown } from '../src/office-text/slides-markdown.js';
 import { readZipEntries } from '../src/office-text/zip-entries.js';
 import { zip } from '../testing/zip-writer.js';
@@ -63,7 +64,7 @@ describe('pptx → Markdown (pure)', () => {
 });
 
 describe('OfficeMarkdownRuntime', () => {
-  const runtime = new OfficeMarkdownRuntime();
+  const runtime = nodeHostedRuntime(OFFICE_MARKDOWN_DESCRIPTOR, 'office-markdown');
 
   it('converts a file, and refuses what it cannot read with the spec failure types', async () => {
     const pptx = join(dir, 'deck.pptx');

@@ -5,12 +5,12 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARP_DESCRIPTOR } from '../src/descriptors/sharp.descriptor.js';
-import { SharpImageRuntime } from '../src/sharp-image.runtime.js';
+import { nodeHostedRuntime } from './support/node-hosted.js';
 import { convertStep, expectFailure, testContext } from './support/test-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-sharp-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const runtime = new SharpImageRuntime(2);
+const runtime = nodeHostedRuntime(SHARP_DESCRIPTOR, 'sharp');
 /** sharp's metadata names, as our ids. */
 const asId = (format?: string) => (format === 'jpeg' ? 'jpg' : format === 'heif' ? 'avif' : format);
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80" fill="#3366cc"/></svg>';

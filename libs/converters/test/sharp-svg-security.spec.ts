@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SharpImageRuntime } from '../src/sharp-image.runtime.js';
+import { SHARP_DESCRIPTOR } from '../src/descriptors/sharp.descriptor.js';
+import { nodeHostedRuntime } from './support/node-hosted.js';
 import { convertStep } from './support/test-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-svg-'));
@@ -27,7 +28,7 @@ async function redAt(png: string, x: number): Promise<boolean> {
  * hands librsvg the bytes without a base, so it follows none.
  */
 describe('SVG with external references (sharp, librsvg)', () => {
-  const runtime = new SharpImageRuntime();
+  const runtime = nodeHostedRuntime(SHARP_DESCRIPTOR, 'sharp');
   const requests: string[] = [];
   let canary: Server;
   let svg = '';

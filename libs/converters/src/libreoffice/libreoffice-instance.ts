@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFile, link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConversionError } from '../conversion-error.js';
@@ -8,7 +8,8 @@ import { engineEnvironment } from '../sandbox/engine-environment.js';
 import { limitFailure } from '../sandbox/limit-failure.js';
 import { ownedDirectory } from '../sandbox/owned-directories.js';
 import type { ProcessLimits } from '../sandbox/process-limits.js';
-import { processTreeCpuSeconds } from '../sandbox/process-tree-cpu.js';
+import { ConversionWatch } from '../sandbox/conversion-watch.js';
+import { ProcessTreeCpu } from '../sandbox/process-tree-cpu.js';
 import type { SocketPolicy } from '../sandbox/seccomp/seccomp-rules.js';
 import { spawnWrapped } from '../sandbox/spawn-wrapped.js';
 import { writeProfile } from './libreoffice-profile.js';
@@ -66,11 +67,6 @@ export class InstanceCrashedError extends Error {
 /** Instance directories: `fileshift-lo-<host>_<pid>-XXXXXX`, swept by the next pool when their worker is gone. */
 export const INSTANCE_PREFIX = 'fileshift-lo-';
 const OFFICE_FLAGS = ['--headless', '--invisible', '--nologo', '--norestore', '--nodefault', '--nolockcheck', '--nofirststartwizard'];
-const OUTPUT_POLL_MS = 100;
-/** The conversion's CPU time is read every this many output polls (a walk of /proc). */
-const CPU_POLL_EVERY = 5;
-/** setTimeout fires at once beyond 2^31 - 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** osl puts its pipes here (sal/osl/unx/pipe.cxx), or in /var/tmp when /tmp is not writable. */
 const PIPE_DIRS = ['/tmp', '/var/tmp'];
 
@@ -104,6 +100,7 @@ export class LibreOfficeInstance {
   onEnd?: (reason: InstanceEnd) => void;
 
   private bridge?: UnoBridgeClient;
+  private cpu?: ProcessTreeCpu;
   private prepared?: PreparedCommand;
   private sandboxed = false;
   private ending?: Promise<void>;
@@ -152,6 +149,7 @@ export class LibreOfficeInstance {
     // No proxies, no secrets: only what soffice needs; HOME and TMPDIR inside the instance directory.
     const { child } = spawnWrapped(this.prepared.wrapped, { cwd: dir, env: engineEnvironment(dir, join(dir, 'tmp')), stdin: 'pipe' });
     this.bridge = new UnoBridgeClient(child);
+    if (child.pid) this.cpu = new ProcessTreeCpu(child.pid);
     void this.bridge.exit.then(() => this.end('crashed'));
 
     let timer: NodeJS.Timeout | undefined;
@@ -187,39 +185,20 @@ export class LibreOfficeInstance {
     const { inputPath, outputPath, ...request } = conversion;
     const stagedInput = join(exchange, `input-${basename(inputPath)}`);
     const stagedOutput = join(exchange, basename(outputPath));
-    let killedFor: ConversionError | undefined;
-    const kill = (reason: InstanceEnd, error: ConversionError) => {
-      killedFor ??= error;
-      void this.end(reason);
-    };
-    const timer = setTimeout(
-      () => kill('timeout', new ConversionError('timeout', `The conversion took longer than ${Math.max(1, Math.round(guard.timeoutMs / 1000))} s.`, true)),
-      Math.min(guard.timeoutMs, MAX_TIMER_MS),
-    );
-    const onAbort = () => kill('cancelled', new ConversionError('unknown', 'The conversion was cancelled.', true));
-    guard.signal.addEventListener('abort', onAbort, { once: true });
-    const treeRoot = this.bridge.pid;
-    const cpuAtStart = treeRoot ? await processTreeCpuSeconds(treeRoot) : 0;
-    let polls = 0;
-    const watcher = setInterval(() => {
-      void stat(stagedOutput).then(
-        (s) => {
-          if (s.size > guard.maxOutputBytes) kill('output_too_large', new ConversionError('file_too_large', `The output grew past ${guard.maxOutputBytes} bytes.`));
-        },
-        () => undefined,
-      );
-      if (treeRoot && ++polls % CPU_POLL_EVERY === 0) {
-        void processTreeCpuSeconds(treeRoot).then((cpu) => {
-          if (cpu - cpuAtStart > guard.cpuSeconds) kill('timeout', new ConversionError('timeout', `The conversion used more than ${guard.cpuSeconds} s of processor time.`));
-        });
-      }
-    }, OUTPUT_POLL_MS);
+    const watch = new ConversionWatch({
+      timeoutMs: guard.timeoutMs,
+      cpuSeconds: guard.cpuSeconds,
+      signal: guard.signal,
+      cpu: this.cpu,
+      outputPath: stagedOutput,
+      maxOutputBytes: guard.maxOutputBytes,
+      onKill: (reason) => void this.end(reason),
+    });
     try {
-      if (guard.signal.aborted) onAbort();
       await stage(inputPath, stagedInput);
       // When the instance ends meanwhile (killed here, or soffice died), the bridge may not notice at once.
       const reply = await Promise.race([this.bridge.request({ ...request, input: stagedInput, output: stagedOutput }), this.endedPromise()]);
-      if (killedFor) throw killedFor;
+      if (watch.killedFor) throw watch.killedFor;
       if (!reply) {
         await this.ending;
         throw this.crashFailure();
@@ -234,19 +213,17 @@ export class LibreOfficeInstance {
       if (reply.ok) await move(stagedOutput, outputPath);
       return reply;
     } catch (error) {
-      if (killedFor) {
+      if (watch.killedFor) {
         // The caller learns of the kill once the whole tree is gone.
-        killedFor.diagnostics = this.diagnostics();
+        watch.killedFor.diagnostics = this.diagnostics();
         await this.ending;
-        throw killedFor;
+        throw watch.killedFor;
       }
       if (error instanceof ConversionError || error instanceof InstanceGoneError || error instanceof InstanceCrashedError) throw error;
       await this.end('crashed');
       throw this.crashFailure((error as Error).message);
     } finally {
-      clearTimeout(timer);
-      clearInterval(watcher);
-      guard.signal.removeEventListener('abort', onAbort);
+      watch.stop();
       await emptyDirectory(exchange);
       this.busy = false;
     }

@@ -13,9 +13,9 @@ import { seccompArchOf, type SeccompArch } from './seccomp/syscall-table.js';
 import { spawnWrapped } from './spawn-wrapped.js';
 import { SECCOMP_FD, STATUS_FD, type WrappedCommand } from './wrapped-command.js';
 
-/** ENGINE_SANDBOX: `auto` sandboxes where the kernel allows, `required` refuses to run engines otherwise, `off` never. */
-export const SANDBOX_SETTINGS = ['auto', 'required', 'off'] as const;
-export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
+import type { SandboxSetting } from './sandbox-settings.js';
+
+export { SANDBOX_SETTINGS, type SandboxSetting } from './sandbox-settings.js';
 
 /** The layers of the sandbox, each holding or not on this machine. */
 export interface SandboxLayers {
@@ -61,6 +61,8 @@ export interface SandboxRequest {
 /** A command ready to spawn, holding its sandbox's user until released (when the process has ended). */
 export interface PreparedCommand {
   wrapped: WrappedCommand;
+  /** Gives the sandbox's user something made later in its writable directory (a warm engine's next output directory). */
+  handOver(path: string): Promise<void>;
   release(): void;
 }
 
@@ -105,7 +107,7 @@ export class EngineSandbox {
    * a seccomp filter for this architecture, a worker that may change user. `required` throws
    * SandboxUnavailableError when any layer is missing; `auto` sandboxes with what holds, or not at all, and says why.
    */
-  static async start(setting: SandboxSetting, options: { identities?: readonly IdentityMode[] } = {}): Promise<EngineSandbox> {
+  static async start(setting: SandboxSetting, options: { identities?: readonly IdentityMode[]; workRoots?: readonly string[] } = {}): Promise<EngineSandbox> {
     if (setting === 'off') return EngineSandbox.unsandboxed('off', 'engines are not sandboxed: ENGINE_SANDBOX=off');
     const refuse = (reason: string) => {
       if (setting === 'required') throw new SandboxUnavailableError(reason);
@@ -115,14 +117,15 @@ export class EngineSandbox {
     if (!bwrap) return refuse('bubblewrap is not installed (apt-get install bubblewrap)');
     for (const tool of ['prlimit', 'setpriv']) if (!(await findExecutable(tool))) return refuse(`${tool} is not installed (apt-get install util-linux)`);
     const base = { layout: await readSandboxLayout(), bwrap, arch: seccompArchOf(process.arch) };
-    // A root worker tries a user of its own per sandbox, made by a privileged bubblewrap, then by an unprivileged one
-    // started as that user (a container's narrowed root); any worker, last, a user namespace of its own.
-    const modes = options.identities ?? (process.getuid?.() === 0 ? (['own-user', 'own-user-namespace', 'user-namespace'] as const) : (['user-namespace'] as const));
+    // A root worker gives each sandbox a user of its own, made by a privileged bubblewrap, else by an unprivileged one
+    // started as that user (a container's narrowed root) — never a user namespace of root's, whose engines would be
+    // root outside it, without a process limit of their own. A worker that is not root: a user namespace.
+    const modes = options.identities ?? (process.getuid?.() === 0 ? (['own-user', 'own-user-namespace'] as const) : (['user-namespace'] as const));
     const problems: string[] = [];
     let environment: Environment | undefined;
     for (const identity of modes) {
       const candidate: Environment = { ...base, identity };
-      const problem = await EngineSandbox.trialRun(candidate);
+      const problem = await EngineSandbox.trialRuns(candidate, options.workRoots ?? [tmpdir()]);
       if (!problem) {
         environment = candidate;
         break;
@@ -154,7 +157,8 @@ export class EngineSandbox {
   async prepare(request: SandboxRequest): Promise<PreparedCommand> {
     const environment = this.environment;
     if (!environment) {
-      return { wrapped: { command: LOWER_PRIORITY[0]!, args: [...LOWER_PRIORITY.slice(1), request.command, ...request.args], identity: {}, sandboxed: false }, release: () => undefined };
+      const wrapped: WrappedCommand = { command: LOWER_PRIORITY[0]!, args: [...LOWER_PRIORITY.slice(1), request.command, ...request.args], identity: {}, sandboxed: false };
+      return { wrapped, handOver: async () => undefined, release: () => undefined };
     }
     for (const dir of request.writableDirs) assertOwnDirectory(dir);
     const uid = environment.identity === 'user-namespace' ? undefined : this.users.lend();
@@ -187,7 +191,7 @@ export class EngineSandbox {
         sandboxed: true,
         uid: uid ?? process.getuid?.(),
       };
-      return { wrapped, release };
+      return { wrapped, handOver: async (path) => (uid === undefined ? undefined : chownTree(path, uid)), release };
     } catch (error) {
       release();
       throw error;
@@ -199,10 +203,19 @@ export class EngineSandbox {
     return this.users.inUse;
   }
 
+  /** A trial run in a directory of each root engines will work in (the jobs' scratch root…); the first problem. */
+  private static async trialRuns(environment: Environment, roots: readonly string[]): Promise<string | undefined> {
+    for (const root of roots) {
+      const problem = await EngineSandbox.trialRun(environment, root);
+      if (problem) return `in ${root}: ${problem}`;
+    }
+    return undefined;
+  }
+
   /** Runs `true` the way every engine will run, in a directory of its own; a problem, or undefined when it ran. */
-  private static async trialRun(environment: Environment): Promise<string | undefined> {
+  private static async trialRun(environment: Environment, root: string): Promise<string | undefined> {
     const sandbox = new EngineSandbox({ setting: 'required', sandboxed: true, layers: { namespaces: true, seccomp: Boolean(environment.arch), separateUser: environment.identity !== 'user-namespace' }, description: 'trial' }, environment);
-    const dir = await mkdtemp(join(tmpdir(), 'fileshift-sandbox-trial-'));
+    const dir = await mkdtemp(join(root, 'fileshift-sandbox-trial-'));
     try {
       const prepared = await sandbox.prepare({ command: '/usr/bin/true', args: [], writableDirs: [dir], cwd: dir, limits: { memoryBytes: 256 * 1024 ** 2, cpuSeconds: 5, processes: 16, openFiles: 64, fileBytes: 1024 }, sockets: 'unix-only' });
       try {

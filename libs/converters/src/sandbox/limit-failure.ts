@@ -8,7 +8,7 @@ const OUT_OF_MEMORY = /out of memory|cannot allocate memory|std::bad_alloc|\bMem
 /**
  * Pure: the failure a sandboxed engine's end stands for, when it was a limit or the sandbox that ended it — an exit
  * status of 128 + the signal (bubblewrap's convention, as a shell's). A refused system call (SIGSYS from seccomp)
- * is `security_rejected`; the CPU limit (SIGXCPU) `timeout`; the file size limit (SIGXFSZ) and a failed
+ * is `security_rejected`; the CPU limit (SIGXCPU) `timeout`; the file size limit (SIGXFSZ, EFBIG) and a failed
  * allocation under the memory limit `file_too_large`. Undefined: the engine's own failure, or none.
  */
 export function limitFailure(exitCode: number, stderrTail: string, limits: ProcessLimits): ConversionError | undefined {
@@ -20,7 +20,8 @@ export function limitFailure(exitCode: number, stderrTail: string, limits: Proce
   if (signal === constants.signals.SIGXCPU) {
     return new ConversionError('timeout', `The conversion used more than ${limits.cpuSeconds} s of processor time.`, false, stderrTail);
   }
-  if (signal === constants.signals.SIGXFSZ) {
+  // SIGXFSZ, or EFBIG where the engine ignores the signal (Python does).
+  if (signal === constants.signals.SIGXFSZ || /\bFile too large\b/.test(stderrTail)) {
     return new ConversionError('file_too_large', `The conversion wrote a file larger than ${limits.fileBytes - 1} bytes.`, false, stderrTail);
   }
   if (OUT_OF_MEMORY.test(stderrTail)) {

@@ -18,10 +18,28 @@ export function parseProcessStat(line: string): ProcessStat | undefined {
 }
 
 /**
- * The CPU seconds a process and its live descendants have used (Linux /proc). A warm engine's sandbox measures
- * each conversion with it: RLIMIT_CPU counts a process's whole life, not one conversion.
+ * The CPU time of a warm engine's sandbox (Linux /proc), measured per conversion: RLIMIT_CPU counts a process's
+ * whole life, not one conversion. The tree's processes are found once by a walk of /proc and then read alone (a
+ * warm engine rarely starts new ones); `rediscover` walks again, for a conversion that runs long enough to fork.
  */
-export async function processTreeCpuSeconds(rootPid: number): Promise<number> {
+export class ProcessTreeCpu {
+  private pids?: number[];
+
+  constructor(private readonly rootPid: number) {}
+
+  async seconds(): Promise<number> {
+    this.pids ??= await descendantsOf(this.rootPid);
+    const ticks = await Promise.all(this.pids.map(async (pid) => parseProcessStat(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''))?.ticks ?? 0));
+    return ticks.reduce((sum, value) => sum + value, 0) / TICKS_PER_SECOND;
+  }
+
+  rediscover(): void {
+    this.pids = undefined;
+  }
+}
+
+/** A process and its live descendants, by a walk of /proc. */
+async function descendantsOf(rootPid: number): Promise<number[]> {
   const entries = (await readdir('/proc').catch(() => [] as string[])).filter((entry) => /^\d+$/.test(entry));
   const stats = new Map<number, ProcessStat>();
   await Promise.all(
@@ -32,12 +50,12 @@ export async function processTreeCpuSeconds(rootPid: number): Promise<number> {
   );
   const children = new Map<number, number[]>();
   for (const [pid, { ppid }] of stats) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  let ticks = 0;
+  const found: number[] = [];
   const pending = [rootPid];
   while (pending.length > 0) {
     const pid = pending.pop()!;
-    ticks += stats.get(pid)?.ticks ?? 0;
+    found.push(pid);
     pending.push(...(children.get(pid) ?? []));
   }
-  return ticks / TICKS_PER_SECOND;
+  return found;
 }

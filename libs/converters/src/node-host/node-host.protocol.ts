@@ -1,0 +1,32 @@
+import type { FailureType } from '../conversion-error.js';
+import type { ConversionOptions } from '../conversion-options.js';
+import type { EngineLimits } from '../engine-descriptor.js';
+
+/** The engines whose code runs in the Node host (Node code and sharp's libvips, never in the worker itself). */
+export const NODE_HOSTED_ENGINES = ['sharp', 'data', 'office-markdown'] as const;
+export type NodeHostedEngine = (typeof NODE_HOSTED_ENGINES)[number];
+
+/** What the host does besides converting: the image facts img2pdf needs (header reads and 8-bit RGBA copies, by sharp). */
+export type HostTask = { kind: 'convert'; engine: NodeHostedEngine; from: string; to: string; options: ConversionOptions } | { kind: 'image-pages' };
+
+/** One request, one JSON line on the host's stdin; paths are inside the host's exchange directory. */
+export interface HostRequest {
+  id: number;
+  task: HostTask | { kind: 'probe' };
+  inputPath?: string;
+  outputDir?: string;
+  limits?: EngineLimits;
+}
+
+/** What img2pdf learns from an image: its frames, and the files to give img2pdf (copies where img2pdf needs them). */
+export interface ImagePages {
+  frames: number;
+  /** Empty: the input as it is. */
+  copies: string[];
+}
+
+/** One JSON line on the host's stdout: progress of the running request, or its answer. */
+export type HostReply =
+  | { id: number; progress: number }
+  | { id: number; ok: true; files: string[]; frames?: number; versions?: Record<string, string> }
+  | { id: number; ok: false; failureType: FailureType; message: string; retryable: boolean; diagnostics?: string };
