@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { defaultLibreOfficePoolSize, type EngineClass } from '@fileshift/converters';
+import { defaultLibreOfficePoolSize, type EngineClass, SANDBOX_SETTINGS, type SandboxSetting } from '@fileshift/converters';
 import { z } from 'zod';
 import type { KeyApiLimits } from '../api-keys/api-key-limits.js';
 import { MAX_UPLOAD_BYTES } from '../payments/pricing.js';
@@ -106,6 +106,7 @@ export const environmentSchema = z.object({
   WORKER_CONCURRENCY_DOCUMENTS: z.coerce.number().int().min(1).max(64).optional(),
   WORKER_CONCURRENCY_MEDIA: z.coerce.number().int().min(1).max(64).default(2),
   WORKER_CONCURRENCY_IMAGES: z.coerce.number().int().min(1).max(64).default(2),
+  ENGINE_SANDBOX: z.enum(SANDBOX_SETTINGS).default('auto'),
   LIBREOFFICE_POOL_SIZE: z.coerce.number().int().min(1).max(32).optional(),
   LIBREOFFICE_MAX_CONVERSIONS: z.coerce.number().int().min(1).max(100_000).default(200),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
@@ -147,6 +148,8 @@ export interface AppConfig {
   dataDir: string;
   /** Where workers give each conversion its own scratch directory. */
   scratchDir: string;
+  /** Where warm engines (the LibreOffice pool, the Node hosts) keep their sandboxes' directories: beside the jobs', not among them. */
+  enginesDir: string;
   storage: StorageConfig;
   redisUrl: string;
   queuePrefix: string;
@@ -186,11 +189,14 @@ export interface S3StorageConfig {
   keyPrefix?: string;
 }
 
-/** What a worker process runs: which engine classes' queues, how many at once, and its warm pools. */
+/** What a worker process runs: which engine classes' queues, how many at once, its warm pools, and how its engines are sandboxed. */
 export interface WorkerConfig {
   queues: EngineClass[];
   concurrency: Record<EngineClass, number>;
   libreoffice: { poolSize: number; maxConversionsPerInstance: number };
+  /** Node hosts (sharp, the data and Office readers): one per image conversion that may run at once. */
+  nodeHostPoolSize: number;
+  sandbox: SandboxSetting;
 }
 
 /** The timings that bound how long a job can stay unfinished (README: "The job cycle"). */
@@ -258,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
       databaseUrl: e.DATABASE_URL,
       dataDir: e.DATA_DIR,
       scratchDir: e.SCRATCH_DIR ?? join(e.DATA_DIR, 'scratch'),
+      enginesDir: join(e.DATA_DIR, 'engines'),
       storage: storageConfig(e),
       redisUrl: e.REDIS_URL,
       queuePrefix: e.QUEUE_PREFIX,
@@ -331,5 +338,7 @@ function workerConfig(e: Environment): WorkerConfig {
     // A document conversion holds a LibreOffice instance: as many at once as there are instances.
     concurrency: { documents: e.WORKER_CONCURRENCY_DOCUMENTS ?? poolSize, media: e.WORKER_CONCURRENCY_MEDIA, images: e.WORKER_CONCURRENCY_IMAGES },
     libreoffice: { poolSize, maxConversionsPerInstance: e.LIBREOFFICE_MAX_CONVERSIONS },
+    nodeHostPoolSize: e.WORKER_CONCURRENCY_IMAGES,
+    sandbox: e.ENGINE_SANDBOX,
   };
 }

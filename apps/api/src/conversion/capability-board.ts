@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EngineClass } from '@fileshift/converters';
+import type { EngineClass, SandboxSetting } from '@fileshift/converters';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { DEPLOYMENT, type Deployment } from '../deployment/deployment.js';
@@ -15,7 +15,18 @@ export interface WorkerCapabilities {
   versions: Record<string, string | undefined>;
   /** The engine classes whose queues it serves. */
   queues: EngineClass[];
+  /** Whether its engines run in the engine sandbox, and what holds (absent from workers older than the sandbox). */
+  sandbox?: WorkerSandbox;
   seenAt: number;
+}
+
+/** A worker's engine sandbox, as it publishes it. */
+export interface WorkerSandbox {
+  setting: SandboxSetting;
+  sandboxed: boolean;
+  /** own-user, own-user-namespace or user-namespace (see the converters' sandbox), when sandboxed. */
+  identity?: string;
+  description: string;
 }
 
 /** A worker that has not renewed its capabilities this long is gone. */

@@ -1,31 +1,35 @@
 import { randomBytes } from 'node:crypto';
+import { chmod, mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { ConversionGraph, type ConversionPlan, ENGINE_DESCRIPTORS } from '@fileshift/converters';
-import { createEngineRuntimes, type EngineRuntime, probeEngines } from '@fileshift/converters/runtime';
+import { createEngineRuntimes, EngineSandbox, type EngineRuntime, probeEngines } from '@fileshift/converters/runtime';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ServiceMetrics } from '../metrics/service-metrics.js';
 import { within } from '../queue/within.js';
-import { CapabilityBoard } from './capability-board.js';
+import { CapabilityBoard, type WorkerSandbox } from './capability-board.js';
+import { RunningCount } from './running-count.js';
 
 const PUBLISH_EVERY_MS = 10_000;
 const PUBLISH_TIMEOUT_MS = 3000;
 
 /**
- * The engines of a worker process: probed once at start, warm pools started in the background (a
- * conversion asked for meanwhile waits for them, nothing else does), their capabilities published for the
- * API and renewed every 10 s, stopped with the process. What is missing is logged once, with the Debian
- * packages that would add it.
+ * The engines of a worker process: their sandbox decided once at start (ENGINE_SANDBOX; `required` refuses to
+ * start where it cannot hold), probed once, warm pools started in the background (a conversion asked for
+ * meanwhile waits for them, nothing else does), their capabilities published for the API and renewed every 10 s,
+ * stopped with the process. What is missing is logged once, with the Debian packages that would add it.
  */
 @Injectable()
-export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy {
+export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger(EngineHost.name);
   private readonly workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private runtimes: EngineRuntime[] = [];
   private available = new Map<string, EngineRuntime>();
   private versions: Record<string, string | undefined> = {};
   private graph = new ConversionGraph([]);
+  private sandbox?: WorkerSandbox;
+  private readonly conversions = new RunningCount();
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -36,7 +40,24 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     const { poolSize, maxConversionsPerInstance } = this.config.workers.libreoffice;
+    const { scratchDir, enginesDir } = this.config;
+    // Searchable, not listable: a sandbox's user started outside (own-user-namespace) walks to the one directory it is
+    // given. The sandbox's start-up trial runs in each, so a parent it cannot walk through is found now, not per job.
+    for (const dir of [scratchDir, enginesDir]) {
+      await mkdir(dir, { recursive: true });
+      await chmod(dir, 0o711);
+    }
+    const sandbox = await EngineSandbox.start(this.config.workers.sandbox, { workRoots: [scratchDir, enginesDir] });
+    const { status } = sandbox;
+    this.sandbox = { setting: status.setting, sandboxed: status.sandboxed, identity: status.identity, description: status.description };
+    // Every layer holds: said once; anything less (auto on a machine that allows less, or off by choice): a warning at every start.
+    if (status.sandboxed && status.layers.seccomp && status.layers.separateUser) this.logger.log(status.description);
+    else this.logger.warn(status.description);
+    this.metrics.engineSandbox(this.sandbox);
     this.runtimes = createEngineRuntimes({
+      sandbox,
+      workRoot: enginesDir,
+      nodeHost: { size: this.config.workers.nodeHostPoolSize },
       libreoffice: {
         size: poolSize,
         maxConversionsPerInstance,
@@ -65,7 +86,21 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
     await within(this.board.withdraw(this.workerId), PUBLISH_TIMEOUT_MS, 'Redis').catch(() => undefined);
+  }
+
+  /**
+   * The engines stop last: the queue's workers close in this same phase, finishing their running jobs, and every
+   * engine is a process of its own now (a sandbox) that a stop would kill mid-conversion. So the conversions under
+   * way end first.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    await this.conversions.idle();
     await Promise.all(this.runtimes.map((runtime) => runtime.stop?.().catch(() => undefined)));
+  }
+
+  /** Runs a conversion on this worker's engines, counted so that a shutdown lets it end before the engines stop. */
+  converting<T>(conversion: () => Promise<T>): Promise<T> {
+    return this.conversions.run(conversion);
   }
 
   /** The runtimes of the engines present here, by engine id. */
@@ -86,6 +121,7 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy {
       engines: [...this.available.keys()],
       versions: this.versions,
       queues: this.config.workers.queues,
+      sandbox: this.sandbox,
       seenAt: Date.now(),
     };
     await within(this.board.publish(capabilities), PUBLISH_TIMEOUT_MS, 'Redis').catch((error: unknown) =>

@@ -30,12 +30,12 @@ export class HealthController {
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
     operationId: 'getReadiness',
-    summary: 'Readiness: PostgreSQL and Redis answer (free). 503 names the failing dependency.',
+    summary: 'Readiness: PostgreSQL and Redis answer (free); says how many live workers run their engines sandboxed. 503 names the failing dependency.',
   })
   @ApiJsonResponse(200, ReadinessResponseSchema, 'Every dependency answered.')
   @ApiErrors(503)
   async ready(): Promise<z.infer<typeof ReadinessResponseSchema>> {
-    const checks = await this.readiness.check();
+    const [checks, engines] = await Promise.all([this.readiness.check(), this.readiness.engines()]);
     const down = Object.entries(checks).filter(([, state]) => state === 'down').map(([name]) => name);
     if (down.length > 0) {
       throw new ApiErrorException(
@@ -46,6 +46,6 @@ export class HealthController {
         { 'Retry-After': '5' },
       );
     }
-    return { status: 'healthy', service: SERVICE_NAME, timestamp: Math.floor(Date.now() / 1000), checks };
+    return { status: 'healthy', service: SERVICE_NAME, timestamp: Math.floor(Date.now() / 1000), checks, engines };
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { CapabilityBoard } from '../conversion/capability-board.js';
 import { RedisHealthClient, withTimeout } from './redis-health.client.js';
 
 export type DependencyState = 'up' | 'down';
@@ -12,7 +13,18 @@ export class ReadinessService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly redis: RedisHealthClient,
+    private readonly board: CapabilityBoard,
   ) {}
+
+  /** The live workers and how many run their engines sandboxed, from their published capabilities; undefined while Redis does not answer. */
+  async engines(): Promise<{ workers: number; sandboxed: number } | undefined> {
+    try {
+      const workers = await withTimeout(this.board.live(), CHECK_TIMEOUT_MS);
+      return { workers: workers.length, sandboxed: workers.filter((worker) => worker.sandbox?.sandboxed).length };
+    } catch {
+      return undefined;
+    }
+  }
 
   async check(): Promise<Record<'database' | 'redis', DependencyState>> {
     const [database, redis] = await Promise.all([this.databaseUp(), this.redis.ping(CHECK_TIMEOUT_MS)]);

@@ -101,17 +101,19 @@ export class ConvertFileJob {
     try {
       const inputPath = scratch.file('input');
       await pipeline(await this.storage.get(jobInputKey(job.id)), createWriteStream(inputPath), { signal: lease.signal });
-      const { files } = await runPlan(
-        {
-          plans,
-          inputPath,
-          workDir: scratch.path,
-          options: job.options,
-          signal: lease.signal,
-          onProgress: (percent) => lease.reportProgress(percent),
-          onStepEnd: (step) => this.metrics.conversionStepRan(step),
-        },
-        this.engines.runtimesById(),
+      const { files } = await this.engines.converting(() =>
+        runPlan(
+          {
+            plans,
+            inputPath,
+            workDir: scratch.path,
+            options: job.options,
+            signal: lease.signal,
+            onProgress: (percent) => lease.reportProgress(percent),
+            onStepEnd: (step) => this.metrics.conversionStepRan(step),
+          },
+          this.engines.runtimesById(),
+        ),
       );
       lease.signal.throwIfAborted();
       return await this.putResults(job, files, scratch, written);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EngineClass, FailureType } from '@fileshift/converters';
 import type { InstanceReplacement, StepTiming } from '@fileshift/converters/runtime';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ApiName } from '../http/api-of-request.js';
 import { pairClassOf } from './pair-class.js';
 import type { SettlementKind, SettlementOutcome } from './settlement-kind.js';
@@ -34,6 +34,13 @@ export class ServiceMetrics {
     help: 'Duration of one conversion step on an engine, by engine, pair class (source category to target category) and outcome.',
     labelNames: ['engine', 'pair_class', 'outcome'] as const,
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers: [this.registry],
+  });
+
+  private readonly engineSandboxed = new Gauge({
+    name: 'fileshift_engine_sandboxed',
+    help: 'Whether this worker’s engines run in the engine sandbox (1) or not (0), by ENGINE_SANDBOX setting and identity mode (own-user, own-user-namespace, user-namespace, none).',
+    labelNames: ['setting', 'identity'] as const,
     registers: [this.registry],
   });
 
@@ -90,6 +97,10 @@ export class ServiceMetrics {
 
   conversionStepRan(step: StepTiming): void {
     this.conversionDuration.observe({ engine: step.engine, pair_class: pairClassOf(step.from, step.to), outcome: step.ok ? 'ok' : 'failed' }, step.seconds);
+  }
+
+  engineSandbox(sandbox: { setting: string; sandboxed: boolean; identity?: string }): void {
+    this.engineSandboxed.set({ setting: sandbox.setting, identity: sandbox.identity ?? 'none' }, sandbox.sandboxed ? 1 : 0);
   }
 
   poolInstanceReplaced(engine: string, reason: InstanceReplacement): void {
