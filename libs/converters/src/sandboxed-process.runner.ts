@@ -161,7 +161,8 @@ export class SandboxedProcessRunner {
         throw killedFor;
       }
       if (wrapped.sandboxed && sandboxFailed(childPid, exitCode, stderrTail)) throw new ConversionError('provider_error', 'The engine sandbox could not start.', true, stderrTail);
-      const limit = limitFailure(exitCode, stderrTail, this.profile.limits);
+      // Ghostscript reports a VMerror on stdout: both streams' ends are read.
+      const limit = limitFailure(exitCode, `${stdout.slice(-STDERR_TAIL_BYTES)}\n${stderrTail}`, this.profile.limits);
       if (limit) throw limit;
       // A final check: the poll may have missed a burst written just before exit.
       if (run.outputPath && run.maxOutputBytes !== undefined) {

@@ -55,15 +55,23 @@ export class CapabilityBoard {
   /** The live workers' capabilities. */
   async live(now = Date.now()): Promise<WorkerCapabilities[]> {
     const redis = await this.jobs.redis();
-    const entries = Object.entries(await redis.hgetall(this.key())).map(([workerId, value]) => [workerId, parse(value)] as const);
-    const stale = entries.filter(([, capabilities]) => !capabilities || now - capabilities.seenAt > CAPABILITIES_TTL_MS).map(([workerId]) => workerId);
+    const { live, stale } = liveAmong(await redis.hgetall(this.key()), now);
     if (stale.length > 0) await redis.hdel(this.key(), ...stale);
-    return entries.map(([, capabilities]) => capabilities).filter((capabilities): capabilities is WorkerCapabilities => Boolean(capabilities) && !stale.includes(capabilities!.workerId));
+    return live;
   }
 
-  private key(): string {
+  /** The Redis hash the workers publish to. */
+  key(): string {
     return `${this.config.queuePrefix}:capabilities:${this.deployment.id}`;
   }
+}
+
+/** Pure: the live workers among a board's entries, and the ids of the stale or unreadable ones. */
+export function liveAmong(entries: Record<string, string>, now: number): { live: WorkerCapabilities[]; stale: string[] } {
+  const parsed = Object.entries(entries).map(([workerId, value]) => [workerId, parse(value)] as const);
+  const stale = parsed.filter(([, capabilities]) => !capabilities || now - capabilities.seenAt > CAPABILITIES_TTL_MS).map(([workerId]) => workerId);
+  const live = parsed.map(([, capabilities]) => capabilities).filter((capabilities): capabilities is WorkerCapabilities => Boolean(capabilities) && !stale.includes(capabilities!.workerId));
+  return { live, stale };
 }
 
 function parse(value: string): WorkerCapabilities | undefined {

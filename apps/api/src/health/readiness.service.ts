@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { CapabilityBoard } from '../conversion/capability-board.js';
+import { CapabilityBoard, liveAmong } from '../conversion/capability-board.js';
 import { RedisHealthClient, withTimeout } from './redis-health.client.js';
 
 export type DependencyState = 'up' | 'down';
@@ -16,14 +16,15 @@ export class ReadinessService {
     private readonly board: CapabilityBoard,
   ) {}
 
-  /** The live workers and how many run their engines sandboxed, from their published capabilities; undefined while Redis does not answer. */
+  /**
+   * The live workers and how many run their engines sandboxed, from their published capabilities, read over the
+   * health check's own connection (it fails fast while Redis is down); undefined then.
+   */
   async engines(): Promise<{ workers: number; sandboxed: number } | undefined> {
-    try {
-      const workers = await withTimeout(this.board.live(), CHECK_TIMEOUT_MS);
-      return { workers: workers.length, sandboxed: workers.filter((worker) => worker.sandbox?.sandboxed).length };
-    } catch {
-      return undefined;
-    }
+    const entries = await this.redis.hgetall(this.board.key(), CHECK_TIMEOUT_MS);
+    if (!entries) return undefined;
+    const { live } = liveAmong(entries, Date.now());
+    return { workers: live.length, sandboxed: live.filter((worker) => worker.sandbox?.sandboxed).length };
   }
 
   async check(): Promise<Record<'database' | 'redis', DependencyState>> {

@@ -4,7 +4,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { redisOptionsFromUrl } from '../queue/redis-options.js';
 
-/** A Redis connection used only to answer "is Redis up?" quickly: no offline queue, no waiting. */
+/** A Redis connection of the health checks alone, quick to answer "is Redis up?": no offline queue, no waiting. */
 @Injectable()
 export class RedisHealthClient implements OnModuleDestroy {
   private readonly client: Redis;
@@ -27,6 +27,16 @@ export class RedisHealthClient implements OnModuleDestroy {
       return (await withTimeout(this.client.ping(), timeoutMs)) === 'PONG';
     } catch {
       return false;
+    }
+  }
+
+  /** A hash, or undefined when Redis does not answer in time. */
+  async hgetall(key: string, timeoutMs: number): Promise<Record<string, string> | undefined> {
+    try {
+      if (this.client.status === 'wait') await this.client.connect();
+      return await withTimeout(this.client.hgetall(key), timeoutMs);
+    } catch {
+      return undefined;
     }
   }
 

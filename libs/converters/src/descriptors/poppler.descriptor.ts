@@ -17,6 +17,7 @@ export const POPPLER_DESCRIPTOR: EngineDescriptor = {
   ],
   // Rendering is the costly part: at most 200 pages are rendered or read, a page image at most 100 MP
   // (A4 at 600 dpi is 35 MP); the output cap holds for all the page images together.
-  limits: { timeoutMs: 120_000, maxOutputBytes: 512 * 1024 * 1024, maxPages: 200, maxPagePixels: 100_000_000 },
+  // A PDF's content streams can loop (each poppler run stops at 45 s of CPU, well before the step's 120 s).
+  limits: { timeoutMs: 120_000, maxOutputBytes: 512 * 1024 * 1024, maxPages: 200, maxPagePixels: 100_000_000, cpuSeconds: 45 },
   debianPackages: ['poppler-utils'],
 };

@@ -17,6 +17,7 @@ export const SHARP_DESCRIPTOR: EngineDescriptor = {
     recommended: RECOMMENDED.has(to),
     options: [...(LOSSY.has(to) ? (['quality'] as OptionName[]) : []), 'width', 'height', 'fit'],
   })),
-  limits: { timeoutMs: 120_000, maxOutputBytes: 512 * 1024 * 1024, maxInputPixels: 100_000_000 },
+  // An SVG can ask librsvg for endless work (filters, nested patterns): 30 s of CPU, well before the step's 120 s.
+  limits: { timeoutMs: 120_000, maxOutputBytes: 512 * 1024 * 1024, maxInputPixels: 100_000_000, cpuSeconds: 30 },
   debianPackages: [],
 };

@@ -1,10 +1,11 @@
 import { constants } from 'node:fs';
-import { access, lchown, lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { access, lchown, lstat, readdir, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bubblewrapArguments, NAMESPACE_UID, type SandboxIdentity } from './bubblewrap-arguments.js';
 import type { ProcessLimits } from './process-limits.js';
+import { ownedDirectory, sweepOrphanDirectories } from './owned-directories.js';
 import { readSandboxLayout, type SandboxLayout } from './sandbox-layout.js';
 import { SandboxUsers } from './sandbox-users.js';
 import { compileSeccompFilter } from './seccomp/seccomp-program.js';
@@ -67,6 +68,7 @@ export interface PreparedCommand {
 }
 
 const PROBE_TIMEOUT_MS = 15_000;
+const TRIAL_PREFIX = 'fileshift-sandbox-trial-';
 /** The sandbox's /etc/passwd and /etc/group (shipped beside this module; the build copies them). */
 const SANDBOX_PASSWD = fileURLToPath(new URL('./etc/passwd', import.meta.url));
 const SANDBOX_GROUP = fileURLToPath(new URL('./etc/group', import.meta.url));
@@ -206,6 +208,8 @@ export class EngineSandbox {
   /** A trial run in a directory of each root engines will work in (the jobs' scratch root…); the first problem. */
   private static async trialRuns(environment: Environment, roots: readonly string[]): Promise<string | undefined> {
     for (const root of roots) {
+      // A worker killed during its trial left its directory: the next one to start removes it.
+      await sweepOrphanDirectories(root, TRIAL_PREFIX).catch(() => undefined);
       const problem = await EngineSandbox.trialRun(environment, root);
       if (problem) return `in ${root}: ${problem}`;
     }
@@ -215,7 +219,7 @@ export class EngineSandbox {
   /** Runs `true` the way every engine will run, in a directory of its own; a problem, or undefined when it ran. */
   private static async trialRun(environment: Environment, root: string): Promise<string | undefined> {
     const sandbox = new EngineSandbox({ setting: 'required', sandboxed: true, layers: { namespaces: true, seccomp: Boolean(environment.arch), separateUser: environment.identity !== 'user-namespace' }, description: 'trial' }, environment);
-    const dir = await mkdtemp(join(root, 'fileshift-sandbox-trial-'));
+    const dir = await ownedDirectory(root, TRIAL_PREFIX);
     try {
       const prepared = await sandbox.prepare({ command: '/usr/bin/true', args: [], writableDirs: [dir], cwd: dir, limits: { memoryBytes: 256 * 1024 ** 2, cpuSeconds: 5, processes: 16, openFiles: 64, fileBytes: 1024 }, sockets: 'unix-only' });
       try {

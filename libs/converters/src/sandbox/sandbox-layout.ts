@@ -25,8 +25,11 @@ export const ETC_ENTRIES = [
   '/etc/python3.11',
 ];
 
-/** Read-only system state beyond /usr and /etc: the font cache (without it every engine start rebuilds it). */
-export const SYSTEM_PATHS = ['/var/cache/fontconfig'];
+/**
+ * Read-only system state beyond /usr and /etc: the font cache (without it every engine start rebuilds it) and
+ * Ghostscript's font maps and CMaps (Debian generates them there).
+ */
+export const SYSTEM_PATHS = ['/var/cache/fontconfig', '/var/lib/ghostscript'];
 
 /** How this machine's root looks, as far as a sandbox rebuilds it. */
 export interface SandboxLayout {
