@@ -130,7 +130,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: PostgreSQL and Redis answer (free). 503 names the failing dependency. */
+        /** Readiness: PostgreSQL and Redis answer (free); says how many live workers run their engines sandboxed. 503 names the failing dependency. */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -495,6 +495,13 @@ export interface components {
             /** @description Each dependency and its state. */
             checks: {
                 [key: string]: "up" | "down";
+            };
+            /** @description The workers and their engine sandbox (ENGINE_SANDBOX), from their published capabilities. Informational: a worker set to `required` that cannot sandbox never starts; one set to `auto` or `off` runs unsandboxed and is counted apart. */
+            engines?: {
+                /** @description Live workers (those that published their capabilities in the last 30 s). */
+                workers: number;
+                /** @description Of them, those whose engines run in the engine sandbox. */
+                sandboxed: number;
             };
         };
         CreateConversionJobRequest: {
