@@ -7,6 +7,17 @@
 #     -e X402_EVM_PAY_TO=0x… -e DATABASE_URL=postgres://… -e REDIS_URL=redis://… fileshift
 # Dev payments (anvil in the container, test USDC) only outside production:
 #   -e NODE_ENV=development -e PAYMENTS_MODE=dev
+#
+# ENGINE_SANDBOX=required (below): a process that runs engines (ROLE=worker, or ROLE=all, the default role) starts only
+# where every engine process gets a bubblewrap sandbox and a user of its own. That takes a worker that is root in its
+# container, with six capabilities and a seccomp profile that lets bubblewrap make its namespaces — docker-compose.yml's
+# worker service has them, docs/engine-sandbox.md explains each; by hand (after loading deploy/worker-apparmor):
+#   docker run --user 0:0 --cap-drop ALL --cap-add CHOWN --cap-add DAC_OVERRIDE --cap-add FOWNER --cap-add KILL \
+#     --cap-add SETUID --cap-add SETGID --security-opt no-new-privileges --security-opt seccomp=deploy/worker-seccomp.json \
+#     --security-opt apparmor=fileshift-worker --security-opt systempaths=unconfined -e ROLE=worker … fileshift
+# The image's own user, `fileshift`, is for the API (ROLE=api), which runs no engine and needs none of that. As that
+# user a worker has no user to lend its sandboxes and refuses to start; ENGINE_SANDBOX=auto would run its engines
+# with whatever holds there (under Docker's defaults: no sandbox at all).
 
 ARG NODE_VERSION=24
 
@@ -21,23 +32,26 @@ RUN npx nx run api:build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 # Every conversion engine (the Debian packages each engine's descriptor names; a test keeps this list
-# complete), fonts for documents, and the tools around them.
+# complete), fonts for documents, and the tools around them: bubblewrap is the engine sandbox (setpriv and prlimit,
+# which it runs, come with util-linux, in every Debian image).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini ca-certificates file fonts-dejavu-core fonts-liberation2 \
+ && apt-get install -y --no-install-recommends tini ca-certificates file fonts-dejavu-core fonts-liberation2 bubblewrap \
       ffmpeg \
       libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno \
       poppler-utils ghostscript img2pdf pandoc imagemagick \
       libarchive-tools calibre \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/var/lib/fileshift
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/var/lib/fileshift ENGINE_SANDBOX=required
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/apps/api/package.json ./apps/api/package.json
 COPY --from=build /app/apps/api/dist ./apps/api/dist
 COPY --from=build /app/libs ./libs
+# DATA_DIR: searchable by all, listable by its owner only. A sandbox's user (started outside its sandbox, in a container
+# without CAP_SYS_ADMIN) must walk from / to the scratch directory it is given; the worker makes DATA_DIR/scratch 0711 too.
 RUN groupadd --system fileshift && useradd --system --gid fileshift --home /var/lib/fileshift fileshift \
- && mkdir -p /var/lib/fileshift && chown fileshift:fileshift /var/lib/fileshift
+ && install -d -o fileshift -g fileshift -m 0711 /var/lib/fileshift
 USER fileshift
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \

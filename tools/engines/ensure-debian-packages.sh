@@ -11,6 +11,7 @@ PACKAGES=(
   ffmpeg        # audio and video engine
   file          # libmagic, the detection baseline
   bubblewrap    # the engine sandbox (bwrap): every engine process runs in one
+  apparmor      # apparmor_parser: the tests compile the worker container's AppArmor profile (deploy/worker-apparmor)
   libreoffice-writer-nogui   # documents engine (warm soffice pool): Writer
   libreoffice-calc-nogui     # … Calc
   libreoffice-impress-nogui  # … Impress

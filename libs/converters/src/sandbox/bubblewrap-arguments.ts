@@ -2,7 +2,7 @@ import { prlimitArguments, type ProcessLimits } from './process-limits.js';
 import type { SandboxLayout } from './sandbox-layout.js';
 
 /** The user and group an engine runs as inside a user namespace of its own (a worker that is not root). */
-export const NAMESPACE_UID = 65534;
+const NAMESPACE_UID = 65534;
 
 /**
  * Who the engine is.

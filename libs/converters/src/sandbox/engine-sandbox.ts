@@ -3,7 +3,7 @@ import { access, lchown, lstat, readdir, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bubblewrapArguments, NAMESPACE_UID, type SandboxIdentity } from './bubblewrap-arguments.js';
+import { bubblewrapArguments, type SandboxIdentity } from './bubblewrap-arguments.js';
 import type { ProcessLimits } from './process-limits.js';
 import { ownedDirectory, sweepOrphanDirectories } from './owned-directories.js';
 import { readSandboxLayout, type SandboxLayout } from './sandbox-layout.js';
@@ -191,7 +191,6 @@ export class EngineSandbox {
         identity: identity.kind === 'own-user-namespace' ? { uid: identity.uid, gid: identity.uid } : {},
         seccomp: environment.arch ? this.filter(environment.arch, request.sockets) : undefined,
         sandboxed: true,
-        uid: uid ?? process.getuid?.(),
       };
       return { wrapped, handOver: async (path) => (uid === undefined ? undefined : chownTree(path, uid)), release };
     } catch (error) {
@@ -297,4 +296,3 @@ export function defaultEngineSandbox(): Promise<EngineSandbox> {
   return (machineSandbox ??= EngineSandbox.start('required'));
 }
 
-export { NAMESPACE_UID };

@@ -14,7 +14,5 @@ export interface WrappedCommand {
   /** The seccomp program to write on descriptor 4, bubblewrap's status comes on descriptor 3; absent when not sandboxed. */
   seccomp?: Buffer;
   sandboxed: boolean;
-  /** The user the engine runs as, as the worker sees it (tests and the census compare it). */
-  uid?: number;
 }
 
