@@ -26,3 +26,4 @@ export { SharpImageRuntime } from './sharp-image.runtime.js';
 export { NodeHostPool } from './node-host/node-host.pool.js';
 export { NodeHostedRuntime } from './node-host/node-hosted.runtime.js';
 export { EngineSandbox, SANDBOX_SETTINGS, type SandboxSetting, type SandboxStatus, SandboxUnavailableError } from './sandbox/engine-sandbox.js';
+export { ownedDirectory, sweepOrphanDirectories } from './sandbox/owned-directories.js';

@@ -6,11 +6,12 @@ import { join } from 'node:path';
 const host = () => hostname().replace(/[^A-Za-z0-9.-]/g, '-');
 
 /**
- * A directory under `root` for a warm engine's sandbox, named for this host and process: its processes die with the
- * worker (they die with their parent), but the directory stays until a later worker sweeps it (`sweepOrphanDirectories`).
+ * A directory under `root` (a job's scratch directory, a warm engine's sandbox…) named for this host and process,
+ * `<prefix><host>_<pid>-[<label>-]XXXXXX`, mode 0700: a worker that dies leaves it, and a later one of this host sweeps
+ * it (`sweepOrphanDirectories`) — never a live worker's, nor another host's (containers sharing a volume).
  */
-export function ownedDirectory(root: string, prefix: string): Promise<string> {
-  return mkdtemp(join(root, `${prefix}${host()}_${process.pid}-`));
+export function ownedDirectory(root: string, prefix: string, label?: string): Promise<string> {
+  return mkdtemp(join(root, `${prefix}${host()}_${process.pid}-${label ? `${label}-` : ''}`));
 }
 
 /** Removes the directories `ownedDirectory` made under `root` for processes of this host that no longer run. */
