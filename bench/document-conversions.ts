@@ -130,7 +130,7 @@ function instanceRss(): Map<string, number> {
   }
   const byTag = new Map<string, number[]>();
   const visit = (pid: number) => {
-    const tag = /fileshift-lo-[A-Za-z0-9]{6}/.exec(readProc(String(pid), 'cmdline'))?.[0];
+    const tag = /fileshift-lo-[A-Za-z0-9.-]+_\d+-[A-Za-z0-9]{6}/.exec(readProc(String(pid), 'cmdline'))?.[0];
     if (tag) byTag.set(tag, [...(byTag.get(tag) ?? []), pid]);
     for (const child of children.get(pid) ?? []) visit(child);
   };
