@@ -28,6 +28,8 @@ export interface NodeHostPoolOptions {
   workRoot?: string;
   /** A host is replaced after this many requests. */
   maxRequestsPerHost?: number;
+  /** V8's heap of each host, in MB (default 1536). */
+  heapMb?: number;
   bundle?: string;
 }
 
@@ -48,6 +50,8 @@ export class NodeHostPool {
     for (const host of this.hosts) host.process?.killNow();
   };
   private running = false;
+  /** What the host needs of node_modules (sharp and its libraries), found once. */
+  private sharpPackages?: Promise<string[]>;
 
   constructor(private readonly options: NodeHostPoolOptions = {}) {
     this.size = options.size ?? Math.max(1, Math.min(4, availableParallelism()));
@@ -110,8 +114,11 @@ export class NodeHostPool {
 
   private async acquire(): Promise<StartedHost> {
     this.begin();
-    const idle = this.idle.pop();
-    if (idle) return idle;
+    for (let idle = this.idle.pop(); idle; idle = this.idle.pop()) {
+      // One that died while idle is not offered: it goes, and the pool has room for another.
+      if (!idle.process.ended) return idle;
+      this.hosts.delete(idle);
+    }
     if (this.hosts.size < this.size) return this.spawn();
     return new Promise<StartedHost>((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
@@ -152,9 +159,9 @@ export class NodeHostPool {
         sandbox: await this.sandbox,
         root: this.root(),
         bundle: this.bundle,
-        readOnlyPaths: await packageClosure(this.bundle, 'sharp'),
+        readOnlyPaths: await (this.sharpPackages ??= packageClosure(this.bundle, 'sharp')),
         limits: processLimitsOf(HOST_LIMITS),
-        heapMb: HEAP_MB,
+        heapMb: this.options.heapMb ?? HEAP_MB,
       });
       host.versions = await host.process.start();
       return host;
