@@ -21,7 +21,7 @@ afterAll(() => pool.stop());
 const runtime = new NodeHostedRuntime(DATA_DESCRIPTOR, 'data', pool);
 
 let jobs = 0;
-function job(content: string, from = 'csv'): { inputPath: string; outputDir: string; workDir: string } {
+function job(content: string): { inputPath: string; outputDir: string; workDir: string } {
   const workDir = join(dir, `job-${++jobs}`);
   mkdirSync(join(workDir, 'out'), { recursive: true });
   writeFileSync(join(workDir, 'input'), content);
