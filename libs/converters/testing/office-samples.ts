@@ -165,7 +165,7 @@ const ODF_TYPES = {
   presentation: 'application/vnd.oasis.opendocument.presentation',
 } as const;
 
-interface OdfExtras {
+export interface OdfExtras {
   scripts?: string;
   /** Automatic styles of content.xml. */
   styles?: string;
@@ -176,7 +176,8 @@ interface OdfExtras {
   files?: ZipEntry[];
 }
 
-function odf(kind: keyof typeof ODF_TYPES, body: string, extras: OdfExtras = {}): Buffer {
+/** An ODF package of `kind` whose office body holds `body` (markup with the office, style, text, table, draw, svg, xlink… prefixes). */
+export function odf(kind: keyof typeof ODF_TYPES, body: string, extras: OdfExtras = {}): Buffer {
   const content =
     `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content ${ODF_NAMESPACES} office:version="1.3">` +
     (extras.scripts ? `<office:scripts>${extras.scripts}</office:scripts>` : '') +

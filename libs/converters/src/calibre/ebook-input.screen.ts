@@ -1,29 +1,69 @@
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { ListingCheck } from '../archives/archive-listing.js';
 import { ConversionError } from '../conversion-error.js';
 import type { EngineLimits } from '../engine-descriptor.js';
-import { locateCentralDirectory, PackageError, parseCentralDirectory, ZIP_TAIL_BYTES, type ZipDirectoryEntry } from '../office-text/zip-entries.js';
+import { locateCentralDirectory, PackageError, parseCentralDirectory, ZIP_TAIL_BYTES, type ZipDirectoryEntry, zipEntryContents } from '../office-text/zip-entries.js';
+import { withoutLocalFileLinks } from './docx-local-links.js';
+import { mobiText, UnreadableBookText } from './mobi-text.js';
+import { outsideMobiSvgImage, outsideSvgImage } from './svg-image-references.js';
 
 /** Formats that are ZIP packages: calibre unpacks them whole before it reads a word. */
 const ZIP_PACKAGES = new Set(['epub', 'docx']);
+/** Mobipocket books (PalmDB): their text is read for SVG images too. */
+const MOBIPOCKET = new Set(['mobi', 'azw3']);
+const SVG_OUTSIDE = 'The e-book draws a picture (SVG) from a file outside the book.';
 /** Where an FB2's prolog must have ended: the root element comes within these bytes or the file is refused. */
 const FB2_PROLOG_BYTES = 64 * 1024;
 
 /**
- * Checks an input before calibre sees it (I/O: reads the ZIP's directory or the FB2's prolog, nothing more):
- * a ZIP package passes the archive engine's listing check (no `..`, absolute paths or deep paths, entry count,
- * declared size and ratio), is not encrypted; an FB2 declares no DOCTYPE (calibre does not expand entities
- * today; we do not rely on it).
+ * Checks an input before calibre sees it, and says what calibre should read: undefined for the input as it is, or
+ * the bytes of a cleaned copy. A ZIP package passes the archive engine's listing check (no `..`, absolute paths
+ * or deep paths, entry count, declared size and ratio) and is not encrypted; then an EPUB's SVG images must be
+ * files of the book (calibre's rasterizer would open any other path of the machine: svg-image-references.ts),
+ * and a DOCX loses its relationships to local files (calibre's DOCX reader would read them as pictures:
+ * docx-local-links.ts). A MOBI's or AZW3's SVG images must be the book's own (`kindle:embed`); a book compressed
+ * with HUFF/CDIC cannot be read here and goes to calibre unread (its sandbox holds nothing but the book). An FB2
+ * declares no DOCTYPE (calibre does not expand entities today; we do not rely on it).
  */
-export async function screenEbookInput(path: string, format: string, inputBytes: number, limits: EngineLimits): Promise<void> {
+export async function screenEbookInput(path: string, format: string, inputBytes: number, limits: EngineLimits): Promise<Buffer | undefined> {
   if (ZIP_PACKAGES.has(format)) {
-    const refusal = checkPackage(await readZipDirectory(path, inputBytes), inputBytes, limits);
+    const entries = await readZipDirectory(path, inputBytes);
+    const refusal = checkPackage(entries, inputBytes, limits);
     if (refusal) throw refusal;
+    if (format === 'epub') checkSvgImages(await readFile(path), entries, limits);
+    if (format === 'docx') return withoutLocalFileLinks(await readFile(path), limits);
+  } else if (MOBIPOCKET.has(format)) {
+    checkMobiSvgImages(await readFile(path), limits);
   } else if (format === 'fb2') {
     const prolog = await readHead(path, FB2_PROLOG_BYTES);
     const root = prolog.search(/<(?:\w+:)?FictionBook[\s>]/);
     if (/<!DOCTYPE/i.test(root < 0 ? prolog : prolog.slice(0, root))) throw new ConversionError('security_rejected', 'The FictionBook declares a DOCTYPE: entity declarations are not accepted.');
   }
+}
+
+/** Refuses an EPUB one of whose SVG images is not a file of the book. */
+function checkSvgImages(epub: Buffer, entries: readonly ZipDirectoryEntry[], limits: EngineLimits): void {
+  const names = new Set(entries.map((entry) => entry.name));
+  try {
+    for (const [name, content] of zipEntryContents(epub, () => true, { maxEntries: limits.maxEntries ?? 10_000, maxInflatedBytes: limits.maxExpandedBytes ?? 512 * 1024 * 1024 })) {
+      if (outsideSvgImage(name, content, names) !== undefined) throw new ConversionError('security_rejected', SVG_OUTSIDE);
+    }
+  } catch (error) {
+    if (error instanceof PackageError) throw new ConversionError('unsupported_or_corrupt_input', `The input is not a readable package: ${error.message}.`);
+    throw error;
+  }
+}
+
+/** Refuses a Mobipocket book one of whose SVG images is not the book's own; a text this cannot read is left to calibre. */
+function checkMobiSvgImages(book: Buffer, limits: EngineLimits): void {
+  let texts: string[];
+  try {
+    texts = mobiText(book, limits.maxExpandedBytes ?? 512 * 1024 * 1024);
+  } catch (error) {
+    if (error instanceof UnreadableBookText) return;
+    throw error;
+  }
+  if (texts.some((text) => outsideMobiSvgImage(text) !== undefined)) throw new ConversionError('security_rejected', SVG_OUTSIDE);
 }
 
 /** Pure: the refusal a package's listed entries earn, if any (their messages speak of "the archive"). */

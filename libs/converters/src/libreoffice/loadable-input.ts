@@ -1,6 +1,7 @@
-import { copyFile, open } from 'node:fs/promises';
+import { copyFile, open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StepRequest } from '../engine-runtime.js';
+import { withoutFileFields } from './rtf-file-fields.js';
 
 /** Where an HTML document's head ends, at the latest: the dates are looked for in this many bytes. */
 const HEAD_BYTES = 64 * 1024;
@@ -9,10 +10,12 @@ const DOCUMENT_DATE = /<meta\b[^>]*\bname\s*=\s*["']?(?:created|changed)\b[^>]*>
 /**
  * The path the bridge should load. LibreOffice 7.4, driven over UNO, aborts (the whole instance) when an HTML
  * document's `<meta name="created|changed">` is not a date it parses, such as the `00:00:00` its own Calc
- * HTML export writes. Those tags are blanked, byte for byte, in a copy beside the output; every other input
- * is loaded as it is.
+ * HTML export writes. Those tags are blanked, byte for byte, in a copy beside the output. An RTF's fields that
+ * read a file (INCLUDEPICTURE…) are blanked in a copy too: its reader opens their paths without passing the
+ * bridge's file guard (rtf-file-fields.ts). Every other input is loaded as it is.
  */
 export async function loadableInput(request: StepRequest): Promise<string> {
+  if (request.from === 'rtf') return withoutRtfFileFields(request);
   if (request.from !== 'html') return request.inputPath;
   const head = await readHead(request.inputPath);
   const tags = [...head.matchAll(DOCUMENT_DATE)];
@@ -25,6 +28,14 @@ export async function loadableInput(request: StepRequest): Promise<string> {
   } finally {
     await file.close();
   }
+  return copy;
+}
+
+async function withoutRtfFileFields(request: StepRequest): Promise<string> {
+  const cleaned = withoutFileFields(await readFile(request.inputPath));
+  if (!cleaned) return request.inputPath;
+  const copy = join(request.outputDir, 'input.rtf');
+  await writeFile(copy, cleaned);
   return copy;
 }
 

@@ -26,7 +26,9 @@ office process group and removes the instance directory and pipes, then exits 0.
 
 Documents are loaded hidden and read-only, macros never executed (MacroExecutionMode NEVER_EXECUTE), links
 never updated (UpdateDocMode NO_UPDATE), without an interaction handler (no dialogs, no repair), and closed
-whatever happens.
+whatever happens. Once warm, the bridge puts its file guard in front of soffice's "file" content provider: a file
+a document refers to (a linked picture, a style sheet, a background, a linked section or object) is refused unless
+it is the document itself, its output, or LibreOffice's own (temporary files, profile, installation): see FileGuard.
 """
 
 import argparse
@@ -40,9 +42,12 @@ import subprocess
 import sys
 import threading
 import time
+from urllib.parse import unquote, urlsplit
 
 import uno
+import unohelper
 from com.sun.star.beans import PropertyValue
+from com.sun.star.ucb import IllegalIdentifierException, XContentProvider
 
 # com.sun.star.document.MacroExecMode.NEVER_EXECUTE and UpdateDocMode.NO_UPDATE
 NEVER_EXECUTE = 0
@@ -131,6 +136,106 @@ def office_version(remote):
         return "%s %s" % (access.getByName("ooName"), access.getByName("ooSetupVersionAboutBox"))
     except Exception:
         return "LibreOffice"
+
+
+# utl::TempFile's names ("lu" and a base-36 number): soffice's temporary files and directories, beside an output
+# it stores and in its temporary directory.
+OFFICE_TEMPORARY = re.compile(r"^lu[0-9a-z]+\.tmp$")
+
+
+def file_url_path(url):
+    """The path of a local file: URL, percent-decoded; None for any other URL, a remote host, or a path with "."
+    or ".." segments (soffice makes its own URLs absolute and normalized: such a path comes from a document)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() != "file" or parts.netloc not in ("", "localhost"):
+        return None
+    path = unquote(parts.path)
+    if not path.startswith("/") or "\0" in path or any(segment in (".", "..") for segment in path.split("/")):
+        return None
+    return path.rstrip("/") or "/"
+
+
+def within(path, directory):
+    return path == directory or path.startswith(directory + "/")
+
+
+def temporaries_only(path, directory):
+    """Whether path is directory itself or made of soffice's temporary names below it."""
+    if path == directory:
+        return True
+    if not path.startswith(directory + "/"):
+        return False
+    return all(OFFICE_TEMPORARY.match(name) for name in path[len(directory) + 1:].split("/"))
+
+
+def file_permitted(path, conversion, places):
+    """Pure: whether soffice may open this local path. The conversion's input and output (a package's output is
+    also opened by its inner paths) and soffice's temporaries beside them, its temporary directory's own files,
+    its profile's user files (application Basic libraries, UI configuration, table autoformats…: refusing them
+    crashes exports) and its installation; nothing else: not a file beside the input, nothing of the machine a
+    document names."""
+    if within(path, places.installation) or temporaries_only(path, places.temp_dir):
+        return True
+    if places.profile and within(path, os.path.join(places.profile, "user")):
+        return True
+    if conversion is None:
+        return False
+    source, target = conversion
+    return path == source or within(path, target) or temporaries_only(path, os.path.dirname(target))
+
+
+class FileGuard(unohelper.Base, XContentProvider):
+    """soffice opens file: URLs through the Universal Content Broker's "file" provider: the document, and the files
+    a document refers to (HTML images, style sheets and backgrounds, OOXML external relationships, ODF xlink:href
+    pictures, backgrounds, sections and objects, Calc's external references and linked tables). Registered in its
+    place, this provider hands the original one only what file_permitted allows; any other URL is refused as
+    unknown, and the importer goes on without the linked content. soffice asks it once per content it creates (tens
+    per conversion), not per byte read. One reader opens files around it: RTF's INCLUDEPICTURE, whose fields the
+    runtime blanks before loading (rtf-file-fields.ts)."""
+
+    def __init__(self, original, places):
+        self.original = original
+        self.places = places
+        # (input, output) of the conversion under way, else None.
+        self.conversion = None
+
+    def queryContent(self, identifier):
+        url = identifier.getContentIdentifier()
+        path = file_url_path(url)
+        if path is None or not file_permitted(path, self.conversion, self.places):
+            log("refused a file the document refers to: %r" % url[:300])
+            raise IllegalIdentifierException("not a file of this conversion", self)
+        return self.original.queryContent(identifier)
+
+    def compareContentIds(self, first, second):
+        return self.original.compareContentIds(first, second)
+
+
+class OfficePlaces:
+    """Where soffice keeps its own files: installation, profile (the -env:UserInstallation directory), temporaries."""
+
+    def __init__(self, office, temp_dir):
+        program = os.path.dirname(os.path.realpath(office[0])) if office else "/usr/lib/libreoffice/program"
+        self.installation = os.path.dirname(program)
+        self.temp_dir = os.path.normpath(temp_dir)
+        self.profile = None
+        for argument in office[1:]:
+            if argument.startswith("-env:UserInstallation="):
+                self.profile = file_url_path(argument.split("=", 1)[1])
+
+
+def install_file_guard(remote, places):
+    """Puts a FileGuard in front of soffice's file content provider; returns it."""
+    broker = remote.ServiceManager.createInstanceWithContext("com.sun.star.ucb.UniversalContentBroker", remote)
+    original = broker.queryContentProvider("file:///")
+    if original is None:
+        raise RuntimeError("soffice has no file content provider")
+    guard = FileGuard(original, places)
+    broker.registerContentProvider(guard, "file", True)
+    return guard
 
 
 def warm_up(desktop, scratch_dir):
@@ -226,9 +331,17 @@ def close(document):
             pass
 
 
-def convert(desktop, request):
+def convert(desktop, guard, request):
     if not alive(desktop):
         raise Dead("the instance is gone")
+    guard.conversion = (os.path.normpath(request["input"]), os.path.normpath(request["output"]))
+    try:
+        return convert_guarded(desktop, request)
+    finally:
+        guard.conversion = None
+
+
+def convert_guarded(desktop, request):
     document = load(desktop, request)
     try:
         service = FAMILY_SERVICES.get(request.get("family", ""))
@@ -307,7 +420,14 @@ def serve(args):
     except Exception as error:
         emit({"event": "failed", "error": str(error)[:500]})
         return 2
+    temp_dir = os.environ.get("TMPDIR") or (os.path.join(args.instance_dir, "tmp") if args.instance_dir else "/tmp")
     warm_up(desktop, os.path.join(args.instance_dir, "tmp") if args.instance_dir else "")
+    try:
+        guard = install_file_guard(remote, OfficePlaces(args.office, temp_dir))
+    except Exception as error:
+        # Without the guard a document could pull in files it names: the instance must not convert at all.
+        emit({"event": "failed", "error": "no file guard: %s" % str(error)[:500]})
+        return 2
     emit({"event": "ready", "version": office_version(remote)})
 
     for line in sys.stdin:
@@ -324,7 +444,7 @@ def serve(args):
             emit({"id": request_id, "ok": False, "kind": "request", "error": str(error)[:200]})
             continue
         try:
-            emit({"id": request_id, "ok": True, **convert(desktop, request)})
+            emit({"id": request_id, "ok": True, **convert(desktop, guard, request)})
         except Dead as error:
             emit({"id": request_id, "ok": False, "kind": "dead", "error": str(error)})
             return 3

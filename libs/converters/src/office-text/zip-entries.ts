@@ -68,9 +68,13 @@ export function parseCentralDirectory(directory: Buffer, entries: number): ZipDi
  * deflated entries only; encrypted ones are refused; every entry inflates under a cap shared by all.
  */
 export function readZipEntries(zip: Buffer, wanted: (name: string) => boolean, limits: ZipLimits): Map<string, Buffer> {
+  return new Map(zipEntryContents(zip, wanted, limits));
+}
+
+/** Pure: readZipEntries one entry at a time, in directory order (a caller that looks at each once holds one in memory). */
+export function* zipEntryContents(zip: Buffer, wanted: (name: string) => boolean, limits: ZipLimits): Generator<[string, Buffer]> {
   const location = locateCentralDirectory(zip.subarray(Math.max(0, zip.length - ZIP_TAIL_BYTES)));
   if (location.entries > limits.maxEntries) throw new PackageError(`it holds more than ${limits.maxEntries} entries`);
-  const entries = new Map<string, Buffer>();
   let inflated = 0;
   for (const entry of parseCentralDirectory(zip.subarray(location.offset), location.entries)) {
     if (!wanted(entry.name)) continue;
@@ -91,7 +95,6 @@ export function readZipEntries(zip: Buffer, wanted: (name: string) => boolean, l
     } else throw new PackageError(`an entry uses compression method ${entry.method}`);
     inflated += content.length;
     if (inflated > limits.maxInflatedBytes) throw new PackageError(`it expands past ${limits.maxInflatedBytes} bytes`);
-    entries.set(entry.name, content);
+    yield [entry.name, content];
   }
-  return entries;
 }
