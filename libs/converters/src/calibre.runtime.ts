@@ -1,5 +1,5 @@
-import { mkdtemp, rm, stat, symlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { copyFile, link, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { screenEbookInput } from './calibre/ebook-input.screen.js';
 import { ConversionError } from './conversion-error.js';
 import { CALIBRE_DESCRIPTOR } from './descriptors/calibre.descriptor.js';
@@ -20,8 +20,10 @@ const PROGRESS = /^(\d{1,3})% /gm;
 
 /**
  * E-books through calibre's ebook-convert in the sandboxed runner. The input is screened first (a ZIP
- * package's directory, an FB2's prolog); calibre picks its reader and writer by file extension, so it sees
- * the input as `input.<format>` (a link in a directory of ours) and writes the step's `output.<format>`.
+ * package's directory, an EPUB's SVG images, a DOCX's links to local files, an FB2's prolog); calibre picks its
+ * reader and writer by file extension, so it reads `input.<format>` and writes `output.<format>` in a directory of
+ * its own inside the job's, which is all its sandbox holds: a path a book names (calibre draws SVG images from
+ * the machine's files) finds nothing of the job there — not its upload, not another step's files.
  */
 export class CalibreRuntime implements EngineRuntime {
   readonly descriptor = CALIBRE_DESCRIPTOR;
@@ -45,21 +47,24 @@ export class CalibreRuntime implements EngineRuntime {
     if (!this.descriptor.pairs.some((pair) => pair.from === from && pair.to === to)) throw new ConversionError('unsupported_output_format', `This engine does not convert ${from} to ${to}.`);
     context.signal.throwIfAborted();
     const inputPath = resolve(request.inputPath);
-    await screenEbookInput(inputPath, from, (await stat(inputPath)).size, context.limits);
-    // calibre picks its reader by the input's extension: it reads a link named for the format, in a directory of ours.
+    const cleaned = await screenEbookInput(inputPath, from, (await stat(inputPath)).size, context.limits);
     const dir = await mkdtemp(join(resolve(context.workDir), 'fileshift-calibre-'));
-    // singleOutput is `output.<format>`: the extension picks calibre's writer.
+    // singleOutput is `output.<format>`: the extension picks calibre's writer; it is moved to the step's directory after.
     const outputPath = singleOutput(resolve(request.outputDir), to);
+    const written = join(dir, basename(outputPath));
     try {
+      // calibre picks its reader by the input's extension: the input (or its cleaned copy) under a name of that format.
       const input = join(dir, `input.${from}`);
-      await symlink(inputPath, input);
+      if (cleaned) await writeFile(input, cleaned);
+      else await link(inputPath, input).catch(() => copyFile(inputPath, input));
       let reported = 0;
       const result = await this.runner.run({
         command: this.ebookConvert,
-        args: [input, outputPath, ...OUTPUT_OPTIONS[to]!],
-        scratchDir: context.workDir,
+        args: [input, written, ...OUTPUT_OPTIONS[to]!],
+        // Its own directory is the one place calibre's sandbox binds: nothing else of the job is there.
+        scratchDir: dir,
         timeoutMs: context.limits.timeoutMs,
-        outputPath,
+        outputPath: written,
         maxOutputBytes: context.limits.maxOutputBytes,
         signal: context.signal,
         // No display: Qt, if calibre loads it, draws off screen.
@@ -72,13 +77,14 @@ export class CalibreRuntime implements EngineRuntime {
         },
       });
       throwIfEngineMissing(result, 'e-book');
-      const size = await stat(outputPath).then((s) => s.size, () => 0);
+      const size = await stat(written).then((s) => s.size, () => 0);
       if (result.exitCode !== 0 || size === 0) {
         const drm = /DRM/.test(result.stderrTail + result.stdout);
         throw drm
           ? new ConversionError('security_rejected', 'The e-book is protected by DRM: it cannot be converted.', false, result.stderrTail)
           : new ConversionError('unsupported_or_corrupt_input', `The input could not be read as ${from}.`, false, result.stderrTail);
       }
+      await rename(written, outputPath).catch(() => copyFile(written, outputPath));
     } catch (error) {
       await rm(outputPath, { force: true });
       throw error;
