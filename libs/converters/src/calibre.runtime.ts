@@ -1,10 +1,11 @@
-import { copyFile, link, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { screenEbookInput } from './calibre/ebook-input.screen.js';
 import { ConversionError } from './conversion-error.js';
 import { CALIBRE_DESCRIPTOR } from './descriptors/calibre.descriptor.js';
 import { probeVersions, throwIfEngineMissing } from './engine-process.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
+import { NodeHostPool } from './node-host/node-host.pool.js';
+import { prepareInput } from './node-host/prepare-input.js';
 import { SandboxedProcessRunner } from './sandboxed-process.runner.js';
 
 /** Output settings fixed by us: EPUB 3 without a generated cover, MOBI 6 (AZW3 is its own target), DOCX without a cover page. */
@@ -29,13 +30,23 @@ export class CalibreRuntime implements EngineRuntime {
   readonly descriptor = CALIBRE_DESCRIPTOR;
 
   private readonly runner: SandboxedProcessRunner;
+  /** Where inputs are screened (and DOCX cleaned) before calibre sees them. */
+  private readonly host: NodeHostPool;
+  private ownHost?: NodeHostPool;
 
   constructor(
     runner = new SandboxedProcessRunner(),
     private readonly ebookConvert = 'ebook-convert',
+    host?: NodeHostPool,
   ) {
     // The worker's sandbox, with this engine's limits and socket policy.
     this.runner = runner.forEngine(CALIBRE_DESCRIPTOR);
+    this.host = host ?? (this.ownHost = new NodeHostPool({ size: 1 }));
+  }
+
+  /** Stops the Node host it made itself (none was given). */
+  async stop(): Promise<void> {
+    await this.ownHost?.stop();
   }
 
   probe(): Promise<EngineAvailability> {
@@ -47,16 +58,16 @@ export class CalibreRuntime implements EngineRuntime {
     if (!this.descriptor.pairs.some((pair) => pair.from === from && pair.to === to)) throw new ConversionError('unsupported_output_format', `This engine does not convert ${from} to ${to}.`);
     context.signal.throwIfAborted();
     const inputPath = resolve(request.inputPath);
-    const cleaned = await screenEbookInput(inputPath, from, (await stat(inputPath)).size, context.limits);
     const dir = await mkdtemp(join(resolve(context.workDir), 'fileshift-calibre-'));
     // singleOutput is `output.<format>`: the extension picks calibre's writer; it is moved to the step's directory after.
     const outputPath = singleOutput(resolve(request.outputDir), to);
     const written = join(dir, basename(outputPath));
     try {
-      // calibre picks its reader by the input's extension: the input (or its cleaned copy) under a name of that format.
+      // Screened, and perhaps cleaned, in a Node host; calibre picks its reader by the input's extension: the input
+      // (or its cleaned copy, already named so) under a name of that format.
       const input = join(dir, `input.${from}`);
-      if (cleaned) await writeFile(input, cleaned);
-      else await link(inputPath, input).catch(() => copyFile(inputPath, input));
+      const cleaned = await prepareInput(this.host, 'calibre', { ...request, inputPath }, context, dir);
+      if (!cleaned) await link(inputPath, input).catch(() => copyFile(inputPath, input));
       let reported = 0;
       const result = await this.runner.run({
         command: this.ebookConvert,

@@ -25,7 +25,7 @@ export interface EngineRuntimeOptions {
   /** Where warm engines keep their directories: the jobs' scratch root, so inputs are staged by hard links. */
   workRoot?: string;
   /** Pool size, conversions per instance, start timeout… (see LibreOfficeRuntimeOptions). */
-  libreoffice?: Omit<LibreOfficeRuntimeOptions, 'sandbox' | 'workRoot'>;
+  libreoffice?: Omit<LibreOfficeRuntimeOptions, 'sandbox' | 'workRoot' | 'nodeHost'>;
   /** Node hosts (sharp, the data and Office readers): pool size… */
   nodeHost?: Omit<NodeHostPoolOptions, 'sandbox' | 'workRoot'>;
 }
@@ -44,9 +44,9 @@ export function createEngineRuntimes(options: EngineRuntimeOptions = {}): Engine
     new FfmpegAudioRuntime(runner),
     new FfmpegVideoRuntime(runner),
     new FfmpegSubtitlesRuntime(runner),
-    new LibreOfficeRuntime({ ...options.libreoffice, sandbox, workRoot: options.workRoot }),
+    new LibreOfficeRuntime({ ...options.libreoffice, sandbox, workRoot: options.workRoot, nodeHost: host }),
     new PandocRuntime(runner),
-    new CalibreRuntime(runner),
+    new CalibreRuntime(runner, undefined, host),
     new NodeHostedRuntime(OFFICE_MARKDOWN_DESCRIPTOR, 'office-markdown', host),
     new PopplerRuntime(runner),
     new GhostscriptRuntime(runner),

@@ -4,7 +4,9 @@ import { ConversionError } from '../conversion-error.js';
 import { defaultLibreOfficePoolSize, LIBREOFFICE_DESCRIPTOR } from '../descriptors/libreoffice.descriptor.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../engine-runtime.js';
 import { type DocumentFamily, filterPlan } from './libreoffice-filters.js';
-import { loadableInput } from './loadable-input.js';
+import { PREPARED_FORMATS } from './loadable-input.js';
+import { NodeHostPool } from '../node-host/node-host.pool.js';
+import { prepareInput } from '../node-host/prepare-input.js';
 import { INSTANCE_PREFIX, InstanceCrashedError, type InstanceEnd, InstanceGoneError, LibreOfficeInstance } from './libreoffice-instance.js';
 import { sweepOrphanDirectories } from '../sandbox/owned-directories.js';
 import { checkInstallation, type InstallationCheck } from './libreoffice-installation.js';
@@ -22,6 +24,8 @@ export interface LibreOfficeRuntimeOptions {
   startTimeoutMs?: number;
   /** The worker's engine sandbox (default: this machine's, required); each instance runs in a sandbox of it. */
   sandbox?: EngineSandbox | Promise<EngineSandbox>;
+  /** Where HTML and RTF inputs are read before loading (default: a pool of its own). */
+  nodeHost?: NodeHostPool;
   /** The soffice launcher; default Debian's /usr/lib/libreoffice/program/soffice, else soffice on PATH. */
   soffice?: string;
   /** The Python with `uno`; default Debian's /usr/bin/python3. */
@@ -90,6 +94,9 @@ export class LibreOfficeRuntime implements EngineRuntime {
   private lastStartFailure?: ConversionError;
   private retryTimer?: NodeJS.Timeout;
   private readonly log: (level: 'info' | 'warn', message: string) => void;
+  private readonly nodeHost: NodeHostPool;
+  /** The Node host it made itself (none was given), which it stops with the pool. */
+  private ownNodeHost?: NodeHostPool;
   // Should the worker exit without stop(), its instances go with it (the bridges also do this when orphaned).
   private readonly exitHook = () => {
     for (const instance of this.instances) instance.killNow();
@@ -103,6 +110,7 @@ export class LibreOfficeRuntime implements EngineRuntime {
       throw new Error(`maxConversionsPerInstance must be a positive integer, not ${this.maxConversionsPerInstance}`);
     }
     this.log = options.log ?? defaultLog;
+    this.nodeHost = options.nodeHost ?? (this.ownNodeHost = new NodeHostPool({ sandbox: options.sandbox, workRoot: options.workRoot, size: 1 }));
   }
 
   /** soffice and Python UNO present (checked in the sandbox); starts no instance (about 0.2 s). */
@@ -144,6 +152,7 @@ export class LibreOfficeRuntime implements EngineRuntime {
     await Promise.all([...this.instances].map((instance) => instance.stop('stopped')));
     await Promise.allSettled([...this.starting]);
     await Promise.all([...this.instances].map((instance) => instance.stop('stopped')));
+    await this.ownNodeHost?.stop();
     process.off('exit', this.exitHook);
   }
 
@@ -155,7 +164,8 @@ export class LibreOfficeRuntime implements EngineRuntime {
     const outputPath = singleOutput(request.outputDir, request.to);
     const maxPages = request.to === 'pdf' ? limits.maxPages : undefined;
 
-    const inputPath = await loadableInput(request);
+    // HTML and RTF are read (and perhaps cleaned) in a Node host first; the upload is never parsed in the worker.
+    const inputPath = PREPARED_FORMATS.has(request.from) ? ((await prepareInput(this.nodeHost, 'libreoffice', request, context, request.outputDir)) ?? request.inputPath) : request.inputPath;
     let crashes = 0;
     for (let attempt = 1; ; attempt++) {
       const instance = await this.acquire(context.signal);

@@ -1,7 +1,16 @@
 import { copyFile, open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StepRequest } from '../engine-runtime.js';
 import { withoutFileFields } from './rtf-file-fields.js';
+
+/** The formats whose input is read, and perhaps copied cleaned, before LibreOffice loads it. */
+export const PREPARED_FORMATS: ReadonlySet<string> = new Set(['html', 'rtf']);
+
+/** An input, its format, and where a cleaned copy goes. */
+interface LoadableRequest {
+  inputPath: string;
+  outputDir: string;
+  from: string;
+}
 
 /** Where an HTML document's head ends, at the latest: the dates are looked for in this many bytes. */
 const HEAD_BYTES = 64 * 1024;
@@ -12,9 +21,10 @@ const DOCUMENT_DATE = /<meta\b[^>]*\bname\s*=\s*["']?(?:created|changed)\b[^>]*>
  * document's `<meta name="created|changed">` is not a date it parses, such as the `00:00:00` its own Calc
  * HTML export writes. Those tags are blanked, byte for byte, in a copy beside the output. An RTF's fields that
  * read a file (INCLUDEPICTURE…) are blanked in a copy too: its reader opens their paths without passing the
- * bridge's file guard (rtf-file-fields.ts). Every other input is loaded as it is.
+ * bridge's file guard (rtf-file-fields.ts). Every other input is loaded as it is. It runs in the Node host
+ * (node-host/prepared-input.ts): it reads the upload.
  */
-export async function loadableInput(request: StepRequest): Promise<string> {
+export async function loadableInput(request: LoadableRequest): Promise<string> {
   if (request.from === 'rtf') return withoutRtfFileFields(request);
   if (request.from !== 'html') return request.inputPath;
   const head = await readHead(request.inputPath);
@@ -31,7 +41,7 @@ export async function loadableInput(request: StepRequest): Promise<string> {
   return copy;
 }
 
-async function withoutRtfFileFields(request: StepRequest): Promise<string> {
+async function withoutRtfFileFields(request: LoadableRequest): Promise<string> {
   const cleaned = withoutFileFields(await readFile(request.inputPath));
   if (!cleaned) return request.inputPath;
   const copy = join(request.outputDir, 'input.rtf');

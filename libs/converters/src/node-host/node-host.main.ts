@@ -6,6 +6,7 @@ import { OfficeMarkdownRuntime } from '../office-markdown.runtime.js';
 import { SharpImageRuntime } from '../sharp-image.runtime.js';
 import type { NodeHostedEngine, HostReply, HostRequest } from './node-host.protocol.js';
 import { imagePages } from './image-pages.js';
+import { preparedInput } from './prepared-input.js';
 
 /**
  * The Node host: the program that runs, in an engine sandbox of its own, the engines whose code would otherwise
@@ -33,6 +34,7 @@ async function answer(request: HostRequest): Promise<HostReply> {
     const inputPath = request.inputPath!;
     const outputDir = request.outputDir!;
     const limits = request.limits!;
+    if (task.kind === 'prepare-input') return { id, ok: true, files: await preparedInput(task.engine, task.from, inputPath, outputDir, limits) };
     if (task.kind === 'image-pages') {
       const { frames, copies } = await imagePages(inputPath, outputDir, limits);
       return { id, ok: true, files: copies, frames };

@@ -6,8 +6,17 @@ import type { EngineLimits } from '../engine-descriptor.js';
 export const NODE_HOSTED_ENGINES = ['sharp', 'data', 'office-markdown'] as const;
 export type NodeHostedEngine = (typeof NODE_HOSTED_ENGINES)[number];
 
-/** What the host does besides converting: the image facts img2pdf needs (header reads and 8-bit RGBA copies, by sharp). */
-export type HostTask = { kind: 'convert'; engine: NodeHostedEngine; from: string; to: string; options: ConversionOptions } | { kind: 'image-pages' };
+/** Engines started per conversion or kept warm elsewhere, whose uploads the host reads first (the readers run here, not in the worker). */
+export type PreparingEngine = 'libreoffice' | 'calibre';
+
+/**
+ * What the host does besides converting: the image facts img2pdf needs (header reads and 8-bit RGBA copies, by
+ * sharp), and the checks and cleaned copies LibreOffice's and calibre's inputs get before those engines see them.
+ */
+export type HostTask =
+  | { kind: 'convert'; engine: NodeHostedEngine; from: string; to: string; options: ConversionOptions }
+  | { kind: 'image-pages' }
+  | { kind: 'prepare-input'; engine: PreparingEngine; from: string };
 
 /** One request, one JSON line on the host's stdin; paths are inside the host's exchange directory. */
 export interface HostRequest {
