@@ -48,7 +48,7 @@ export function createEngineRuntimes(options: EngineRuntimeOptions = {}): Engine
     new PandocRuntime(runner),
     new CalibreRuntime(runner, undefined, host),
     new NodeHostedRuntime(OFFICE_MARKDOWN_DESCRIPTOR, 'office-markdown', host),
-    new PopplerRuntime(runner),
+    new PopplerRuntime(runner, undefined, host),
     new GhostscriptRuntime(runner),
     new Img2pdfRuntime(runner, undefined, host),
     new NodeHostedRuntime(DATA_DESCRIPTOR, 'data', host),

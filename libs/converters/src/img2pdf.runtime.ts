@@ -51,7 +51,7 @@ export class Img2pdfRuntime implements EngineRuntime {
     try {
       const { files: copies } = await this.host.run({
         task: { kind: 'image-pages' },
-        inputPath,
+        inputPaths: [inputPath],
         outputDir: tempDir,
         limits: context.limits,
         timeoutMs: deadline.remainingMs(),

@@ -1,21 +1,16 @@
 import { createReadStream } from 'node:fs';
 import { mkdtemp, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { writeCappedText } from './capped-text.output.js';
 import { ConversionError } from './conversion-error.js';
 import { POPPLER_DESCRIPTOR } from './descriptors/poppler.descriptor.js';
 import { sampleDirectory, watchDirectory } from './directory-size.watcher.js';
 import { probeVersions, throwIfEngineMissing } from './engine-process.js';
 import { type EngineAvailability, type EngineRuntime, pageOutput, singleOutput, type StepContext, type StepOutcome, type StepRequest } from './engine-runtime.js';
 import { pageRaster } from './page-raster.js';
-import { DocumentProfiler } from './pdf-markdown/document-profile.js';
-import { PdfMarkdownComposer } from './pdf-markdown/pdf-markdown.composer.js';
-import type { PdfPage } from './pdf-markdown/pdf-page.js';
-import { Pdf2XmlError, Pdf2XmlReader } from './pdf-markdown/pdf2xml.reader.js';
 import { assertPermitted, type PdfInfo, PdfInfoReader } from './pdf-info.reader.js';
 import { pageRanges, pagesWithinLimit } from './pdf-page-selection.js';
-import { HTML_DOCUMENT_END, htmlDocumentStart, PdftohtmlSanitizer } from './pdftohtml.sanitizer.js';
+import { NodeHostPool } from './node-host/node-host.pool.js';
+import { processLimitsOf } from './sandbox/process-limits.js';
 import { SandboxedProcessRunner, type SandboxedResult } from './sandboxed-process.runner.js';
 import { StepDeadline } from './step-deadline.js';
 
@@ -53,16 +48,26 @@ interface Job {
 export class PopplerRuntime implements EngineRuntime {
   readonly descriptor = POPPLER_DESCRIPTOR;
   private readonly info: PdfInfoReader;
+  /** Where what pdftohtml writes is rewritten as Markdown or HTML. */
+  private readonly host: NodeHostPool;
+  private ownHost?: NodeHostPool;
 
   private readonly runner: SandboxedProcessRunner;
 
   constructor(
     runner = new SandboxedProcessRunner(),
     private readonly commands: PopplerCommands = DEBIAN_COMMANDS,
+    host?: NodeHostPool,
   ) {
+    this.host = host ?? (this.ownHost = new NodeHostPool({ size: 1 }));
     // The worker's sandbox, with this engine's limits and socket policy.
     this.runner = runner.forEngine(POPPLER_DESCRIPTOR);
     this.info = new PdfInfoReader(this.runner, commands.pdfinfo);
+  }
+
+  /** Stops the Node host it made itself (none was given). */
+  async stop(): Promise<void> {
+    await this.ownHost?.stop();
   }
 
   probe(): Promise<EngineAvailability> {
@@ -202,81 +207,56 @@ export class PopplerRuntime implements EngineRuntime {
 
   /**
    * pdftohtml -s -noframes -i: one HTML file, text laid out as on the page, images left out (they would be
-   * files beside it, or data URLs of every page's background). One run per range of consecutive pages;
-   * every line goes through the sanitizer into one document with our own head.
+   * files beside it, or data URLs of every page's background), each part held to the output cap; every line then
+   * goes through the sanitizer into one document with our own head.
    */
-  private async html(job: Job): Promise<StepOutcome> {
-    const outputPath = singleOutput(job.outputDir, 'html');
-    const cap = job.context.limits.maxOutputBytes;
-    await writeCappedText(outputPath, cap, async (output) => {
-      output.push(htmlDocumentStart(job.info.title));
-      await this.inTempDir(job, 'poppler-html-', async (tempDir) => {
-        const sanitizer = new PdftohtmlSanitizer();
-        let done = 0;
-        for (const [index, [first, last]] of pageRanges(job.pages).entries()) {
-          const base = join(tempDir, `part-${index + 1}`);
-          await this.runOrFail(job, this.commands.pdftohtml, ['-s', '-noframes', '-i', '-enc', 'UTF-8', '-f', String(first), '-l', String(last), job.inputPath, base], {
-            outputPath: `${base}.html`,
-            maxOutputBytes: cap,
-            onStdout: (chunk) => {
-              done += chunk.split('\n').filter((line) => /^Page-\d+$/.test(line)).length;
-              job.context.onProgress?.(Math.min(99, Math.floor((done / job.pages.length) * 100)));
-            },
-          });
-          for await (const line of createInterface({ input: createReadStream(`${base}.html`, 'utf8'), crlfDelay: Infinity })) {
-            for (const safe of sanitizer.line(line)) output.push(`${safe}\n`);
-            if (output.buffered >= 1024) await output.flush();
-          }
-          sanitizer.nextPart();
-          await rm(`${base}.html`, { force: true });
-        }
-      });
-      output.push(HTML_DOCUMENT_END);
-    });
-    return { files: [outputPath] };
+  private html(job: Job): Promise<StepOutcome> {
+    return this.rewrittenText(job, 'html', ['-s', '-noframes', '-i', '-enc', 'UTF-8'], { extension: '.html', progressUpTo: 99, capOverAllParts: false });
   }
 
   /**
-   * pdftohtml -xml -i: the text of the pages with positions, fonts, bold, italic and links, one run per range
-   * of consecutive pages; our own reader turns it into Markdown (headings, paragraphs, lists, tables, reading
-   * order). Two passes over the XML, a page at a time: the first learns the document's body size, headings
-   * and running headers, the second writes.
+   * pdftohtml -xml -i: the text of the pages with positions, fonts, bold, italic and links, the parts together held
+   * to the output cap; our own reader turns it into Markdown (headings, paragraphs, lists, tables, reading order).
    */
-  private async markdown(job: Job): Promise<StepOutcome> {
-    const outputPath = singleOutput(job.outputDir, 'md');
+  private markdown(job: Job): Promise<StepOutcome> {
+    return this.rewrittenText(job, 'md', ['-xml', '-i', '-enc', 'UTF-8'], { extension: '.xml', progressUpTo: 90, capOverAllParts: true });
+  }
+
+  /**
+   * pdftohtml, one run per range of consecutive pages, then its parts rewritten by our own code (node-host/pdf-text.ts)
+   * in a Node host: the PDF's text is the sender's, and no reader of it runs in the worker.
+   */
+  private async rewrittenText(job: Job, to: 'md' | 'html', args: string[], part: { extension: string; progressUpTo: number; capOverAllParts: boolean }): Promise<StepOutcome> {
     const cap = job.context.limits.maxOutputBytes;
-    await writeCappedText(outputPath, cap, async (output) => {
-      await this.inTempDir(job, 'poppler-md-', async (tempDir) => {
-        const parts: string[] = [];
-        let xmlBytes = 0;
-        let done = 0;
-        for (const [index, [first, last]] of pageRanges(job.pages).entries()) {
-          const xmlPath = join(tempDir, `part-${index + 1}.xml`);
-          await this.runOrFail(job, this.commands.pdftohtml, ['-xml', '-i', '-enc', 'UTF-8', '-f', String(first), '-l', String(last), job.inputPath, xmlPath.slice(0, -'.xml'.length)], {
-            outputPath: xmlPath,
-            // The XML of all the parts together is held to the output cap.
-            maxOutputBytes: cap - xmlBytes,
-            onStdout: (chunk) => {
-              done += chunk.split('\n').filter((line) => /^Page-\d+$/.test(line)).length;
-              job.context.onProgress?.(Math.min(90, Math.floor((done / job.pages.length) * 90)));
-            },
-          });
-          xmlBytes += (await stat(xmlPath)).size;
-          parts.push(xmlPath);
-        }
-        const profiler = new DocumentProfiler();
-        for (const part of parts) for await (const page of xmlPages(part)) profiler.add(page);
-        const composer = new PdfMarkdownComposer(profiler.profile(), job.info.title, (chunk) => output.push(chunk));
-        for (const part of parts) {
-          for await (const page of xmlPages(part)) {
-            composer.page(page);
-            await output.flush();
-          }
-        }
-        composer.end();
-      });
+    let files: string[] = [];
+    await this.inTempDir(job, `poppler-${to}-`, async (tempDir) => {
+      const parts: string[] = [];
+      let written = 0;
+      let done = 0;
+      for (const [index, [first, last]] of pageRanges(job.pages).entries()) {
+        const base = join(tempDir, `part-${index + 1}`);
+        await this.runOrFail(job, this.commands.pdftohtml, [...args, '-f', String(first), '-l', String(last), job.inputPath, base], {
+          outputPath: `${base}${part.extension}`,
+          maxOutputBytes: part.capOverAllParts ? cap - written : cap,
+          onStdout: (chunk) => {
+            done += chunk.split('\n').filter((line) => /^Page-\d+$/.test(line)).length;
+            job.context.onProgress?.(Math.min(part.progressUpTo, Math.floor((done / job.pages.length) * part.progressUpTo)));
+          },
+        });
+        written += (await stat(`${base}${part.extension}`)).size;
+        parts.push(`${base}${part.extension}`);
+      }
+      ({ files } = await this.host.run({
+        task: { kind: 'pdf-text', to, title: job.info.title },
+        inputPaths: parts,
+        outputDir: job.outputDir,
+        limits: job.context.limits,
+        timeoutMs: job.deadline.remainingMs(),
+        cpuSeconds: processLimitsOf(job.context.limits).cpuSeconds,
+        signal: job.context.signal,
+      }));
     });
-    return { files: [outputPath] };
+    return { files };
   }
 
   /** Runs one poppler tool on the input; a non-zero exit is a PDF poppler cannot read. */
@@ -305,18 +285,6 @@ export class PopplerRuntime implements EngineRuntime {
 }
 
 const outputTooLarge = (cap: number) => new ConversionError('file_too_large', `The output grew past ${cap} bytes.`);
-
-/** The pages of one pdftohtml XML file, read line by line; XML that is not pdftohtml's fails the step. */
-async function* xmlPages(path: string): AsyncGenerator<PdfPage> {
-  const reader = new Pdf2XmlReader();
-  try {
-    for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) yield* reader.line(line);
-    reader.end();
-  } catch (error) {
-    if (error instanceof Pdf2XmlError) throw new ConversionError('unsupported_or_corrupt_input', 'The text of the PDF could not be read (pdftohtml wrote XML we do not accept).', false, error.message);
-    throw error;
-  }
-}
 
 async function appendStream(from: string, to: string): Promise<void> {
   const output = await open(to, 'a');

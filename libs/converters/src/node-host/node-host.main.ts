@@ -6,6 +6,7 @@ import { OfficeMarkdownRuntime } from '../office-markdown.runtime.js';
 import { SharpImageRuntime } from '../sharp-image.runtime.js';
 import type { NodeHostedEngine, HostReply, HostRequest } from './node-host.protocol.js';
 import { imagePages } from './image-pages.js';
+import { pdfText } from './pdf-text.js';
 import { preparedInput } from './prepared-input.js';
 
 /**
@@ -31,9 +32,10 @@ async function answer(request: HostRequest): Promise<HostReply> {
       for (const [engine, runtime] of Object.entries(runtimes)) versions[engine] = (await runtime.probe()).version ?? '';
       return { id, ok: true, files: [], versions };
     }
-    const inputPath = request.inputPath!;
+    const [inputPath = ''] = request.inputPaths;
     const outputDir = request.outputDir!;
     const limits = request.limits!;
+    if (task.kind === 'pdf-text') return { id, ok: true, files: [await pdfText(task.to, request.inputPaths, task.title, outputDir, limits)] };
     if (task.kind === 'prepare-input') return { id, ok: true, files: await preparedInput(task.engine, task.from, inputPath, outputDir, limits) };
     if (task.kind === 'image-pages') {
       const { frames, copies } = await imagePages(inputPath, outputDir, limits);

@@ -34,7 +34,8 @@ export interface HostProcessConfig {
 /** One request as the pool hands it over: files on the worker's side, limits of the engine that asked. */
 export interface HostCall {
   task: HostTask | { kind: 'probe' };
-  inputPath?: string;
+  /** Files on the worker's side, staged in the host's exchange directory in this order. */
+  inputPaths?: readonly string[];
   outputDir?: string;
   limits?: EngineLimits;
   timeoutMs: number;
@@ -130,16 +131,17 @@ export class NodeHostProcess {
     const stagedOutput = join(exchange, `out-${id}`);
     const watch = new ConversionWatch({ timeoutMs: call.timeoutMs, cpuSeconds: call.cpuSeconds, signal: call.signal, cpu: this.cpu, onKill: () => void this.stop() });
     try {
-      let inputPath: string | undefined;
-      if (call.inputPath) {
-        inputPath = join(exchange, `in-${id}-${basename(call.inputPath)}`);
-        await link(call.inputPath, inputPath).catch(() => copyFile(call.inputPath!, inputPath!));
+      const inputPaths: string[] = [];
+      for (const [index, path] of (call.inputPaths ?? []).entries()) {
+        const staged = join(exchange, `in-${id}-${index + 1}-${basename(path)}`);
+        await link(path, staged).catch(() => copyFile(path, staged));
+        inputPaths.push(staged);
       }
       if (call.outputDir) {
         await mkdir(stagedOutput);
         await this.prepared!.handOver(stagedOutput);
       }
-      const request: HostRequest = { id, task: call.task, inputPath, outputDir: call.outputDir ? stagedOutput : undefined, limits: call.limits };
+      const request: HostRequest = { id, task: call.task, inputPaths, outputDir: call.outputDir ? stagedOutput : undefined, limits: call.limits };
       const reply = await Promise.race([
         new Promise<Extract<HostReply, { ok: boolean }>>((resolve) => {
           this.pending = { id, resolve, onProgress: call.onProgress };

@@ -16,13 +16,15 @@ export type PreparingEngine = 'libreoffice' | 'calibre';
 export type HostTask =
   | { kind: 'convert'; engine: NodeHostedEngine; from: string; to: string; options: ConversionOptions }
   | { kind: 'image-pages' }
-  | { kind: 'prepare-input'; engine: PreparingEngine; from: string };
+  | { kind: 'prepare-input'; engine: PreparingEngine; from: string }
+  | { kind: 'pdf-text'; to: 'md' | 'html'; title?: string };
 
 /** One request, one JSON line on the host's stdin; paths are inside the host's exchange directory. */
 export interface HostRequest {
   id: number;
   task: HostTask | { kind: 'probe' };
-  inputPath?: string;
+  /** The request's input files, in order (most tasks take one). */
+  inputPaths: string[];
   outputDir?: string;
   limits?: EngineLimits;
 }

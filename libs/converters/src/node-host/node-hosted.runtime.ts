@@ -36,7 +36,7 @@ export class NodeHostedRuntime implements EngineRuntime {
   async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
     const { files } = await this.host.run({
       task: { kind: 'convert', engine: this.engine, from: request.from, to: request.to, options: request.options },
-      inputPath: request.inputPath,
+      inputPaths: [request.inputPath],
       outputDir: request.outputDir,
       limits: context.limits,
       timeoutMs: context.limits.timeoutMs,

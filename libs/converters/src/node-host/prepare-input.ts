@@ -10,7 +10,7 @@ import type { PreparingEngine } from './node-host.protocol.js';
 export async function prepareInput(host: NodeHostPool, engine: PreparingEngine, request: StepRequest, context: StepContext, outputDir: string): Promise<string | undefined> {
   const { files } = await host.run({
     task: { kind: 'prepare-input', engine, from: request.from },
-    inputPath: request.inputPath,
+    inputPaths: [request.inputPath],
     outputDir,
     limits: context.limits,
     timeoutMs: context.limits.timeoutMs,
