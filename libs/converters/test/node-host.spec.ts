@@ -53,10 +53,10 @@ describe('the Node host', () => {
     const roomy = new NodeHostPool({ size: 1 });
     try {
       const data = new NodeHostedRuntime(DATA_DESCRIPTOR, 'data', roomy);
-      const files = job(bigCsv().repeat(3));
+      const files = job(bigCsv().repeat(6));
       const started = Date.now();
       await expectFailure(
-        data.convert({ inputPath: files.inputPath, outputDir: files.outputDir, from: 'csv', to: 'json', options: {} }, { signal: new AbortController().signal, limits: { ...DATA_DESCRIPTOR.limits, cpuSeconds: 0.5 }, workDir: files.workDir }),
+        data.convert({ inputPath: files.inputPath, outputDir: files.outputDir, from: 'csv', to: 'json', options: {} }, { signal: new AbortController().signal, limits: { ...DATA_DESCRIPTOR.limits, cpuSeconds: 0.2 }, workDir: files.workDir }),
         'timeout',
         dir,
       );
