@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ancestorsToMake, bubblewrapArguments } from '../src/sandbox/bubblewrap-arguments.js';
 import { limitFailure } from '../src/sandbox/limit-failure.js';
@@ -120,14 +124,32 @@ describe('limits', () => {
 });
 
 describe('sandbox users', () => {
+  const lending = () => mkdtempSync(join(tmpdir(), 'fileshift-lending-'));
+
   it('lends each uid to one sandbox at a time, round robin, and says when all are lent', () => {
-    const users = new SandboxUsers({ first: 100, count: 3 });
+    const users = new SandboxUsers({ first: 100, count: 3 }, lending());
     expect([users.lend(), users.lend()]).toEqual([100, 101]);
     users.giveBack(100);
     expect(users.lend()).toBe(102);
     expect(users.lend()).toBe(100);
     expect(() => users.lend()).toThrow('all 3 sandbox users are in use');
     expect(users.inUse).toBe(3);
+  });
+
+  it('never lends a uid another lender of the machine holds, and takes over the mark of a lender that died', () => {
+    const dir = lending();
+    const [one, two] = [new SandboxUsers({ first: 200, count: 4 }, dir), new SandboxUsers({ first: 200, count: 4 }, dir)];
+    const lent = [one.lend(), two.lend(), one.lend(), two.lend()];
+    expect(new Set(lent).size).toBe(4);
+    expect(() => two.lend()).toThrow('all 4 sandbox users are in use');
+    one.giveBack(lent[0]!);
+    expect(two.lend()).toBe(lent[0]);
+    // A mark left by a process that no longer runs.
+    const dead = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
+    const third = new SandboxUsers({ first: 300, count: 1 }, dir);
+    writeFileSync(join(dir, '300'), String(dead));
+    expect(third.lend()).toBe(300);
+    expect(readFileSync(join(dir, '300'), 'utf8')).toBe(String(process.pid));
   });
 });
 

@@ -146,6 +146,12 @@ export class LibreOfficeInstance {
       sockets: this.config.sockets,
     });
     this.sandboxed = this.prepared.wrapped.sandboxed;
+    // Stopped while its sandbox was being prepared: nothing may be started after the stop.
+    if (this.ended) {
+      this.prepared.release();
+      await rm(dir, { recursive: true, force: true });
+      throw new Error('the instance was stopped while starting');
+    }
     // No proxies, no secrets: only what soffice needs; HOME and TMPDIR inside the instance directory.
     const { child } = spawnWrapped(this.prepared.wrapped, { cwd: dir, env: engineEnvironment(dir, join(dir, 'tmp')), stdin: 'pipe' });
     this.bridge = new UnoBridgeClient(child);

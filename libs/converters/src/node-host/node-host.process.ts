@@ -98,6 +98,11 @@ export class NodeHostProcess {
       limits: this.config.limits,
       sockets: 'unix-only',
     });
+    // Stopped while its sandbox was being prepared: nothing may be started after the stop.
+    if (this.ending) {
+      this.prepared.release();
+      throw new Error('the Node host was stopped while starting');
+    }
     const { child } = spawnWrapped(this.prepared.wrapped, { cwd: dir, env: engineEnvironment(dir, join(dir, 'tmp')), stdin: 'pipe' });
     this.child = child;
     if (child.pid) this.cpu = new ProcessTreeCpu(child.pid);

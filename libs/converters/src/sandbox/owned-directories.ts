@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { isRunning } from './process-liveness.js';
 
 // A host name never holds '_': '<prefix><host>_' is never the start of another host's directories.
 const host = () => hostname().replace(/[^A-Za-z0-9.-]/g, '-');
@@ -24,13 +25,4 @@ export async function sweepOrphanDirectories(root: string, prefix: string): Prom
   });
   await Promise.all(orphans.map((name) => rm(join(root, name), { recursive: true, force: true })));
   return orphans.length;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
