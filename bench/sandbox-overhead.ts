@@ -13,7 +13,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { createEngineRuntimes, EngineSandbox, type EngineRuntime, SandboxedProcessRunner } from '@fileshift/converters/runtime';
+import { createEngineRuntimes, EngineSandbox, type EngineRuntime, SandboxedProcessRunner } from '@fileshift/converters/worker';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-bench-sandbox-'));
@@ -38,7 +38,9 @@ const sides = {
   unsandboxed: await EngineSandbox.start('off'),
 };
 const runtimes = Object.fromEntries(
-  Object.entries(sides).map(([side, sandbox]) => [side, new Map(createEngineRuntimes({ sandbox, libreoffice: { size: 1 } }).map((runtime) => [runtime.descriptor.id, runtime]))]),
+  await Promise.all(
+    Object.entries(sides).map(async ([side, sandbox]) => [side, new Map((await createEngineRuntimes({ sandbox, libreoffice: { size: 1 } })).map((runtime) => [runtime.descriptor.id, runtime]))]),
+  ),
 ) as Record<keyof typeof sides, Map<string, EngineRuntime>>;
 
 let jobs = 0;

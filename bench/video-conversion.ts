@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { engineDescriptor } from '@fileshift/converters';
-import { ffmpegInputArgs, videoOutputArgs } from '@fileshift/converters/runtime';
+import { ffmpegInputArgs, videoOutputArgs } from '@fileshift/converters/worker';
 import { createBenchDatabase } from './support/database.js';
 import { spawnBuiltService, waitUntilConverts } from './support/service.js';
 

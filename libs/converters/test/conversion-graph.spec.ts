@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConversionGraph } from '../src/conversion-graph.js';
-import { optionsOfPlan, stepWeights } from '../src/conversion-plan.js';
-import type { EngineDescriptor, EnginePair } from '../src/engine-descriptor.js';
-import { ENGINE_DESCRIPTORS } from '../src/engine-descriptors.js';
+import { ConversionGraph } from '../src/platform/conversion-graph.js';
+import { optionsOfPlan, stepWeights } from '../src/platform/conversion-plan.js';
+import type { EngineDescriptor, EnginePair } from '../src/platform/engine-descriptor.js';
+import { ENGINE_DESCRIPTORS } from '../src/engines/engines.js';
 
 const engine = (id: string, cost: number, pairs: EnginePair[], engineClass: EngineDescriptor['engineClass'] = 'documents'): EngineDescriptor => ({
   id,

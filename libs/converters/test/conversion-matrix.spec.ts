@@ -3,11 +3,11 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConversionGraph } from '../src/conversion-graph.js';
-import { ENGINE_DESCRIPTORS } from '../src/engine-descriptors.js';
-import type { EngineRuntime } from '../src/engine-runtime.js';
-import { createEngineRuntimes, probeEngines } from '../src/engine-runtimes.js';
-import { runPlan } from '../src/plan-runner.js';
+import { ConversionGraph } from '../src/platform/conversion-graph.js';
+import { ENGINE_DESCRIPTORS } from '../src/engines/engines.js';
+import type { EngineRuntime } from '../src/platform/engine-runtime.js';
+import { createEngineRuntimes, probeEngines } from '../src/engines/worker-engines.js';
+import { runPlan } from '../src/platform/plan-runner.js';
 import { scratchWithInput } from './support/test-context.js';
 import {
   DATA_SAMPLES,
@@ -60,7 +60,7 @@ const dir = mkdtempSync(join(tmpdir(), 'fileshift-matrix-'));
 const graph = new ConversionGraph(ENGINE_DESCRIPTORS);
 const MATRIX_CONCURRENCY = Math.max(1, Math.min(2, availableParallelism()));
 const poolLog: string[] = [];
-const runtimes = createEngineRuntimes({ libreoffice: { size: 2, log: (level, message) => poolLog.push(`${level} ${message}`) } });
+const runtimes = await createEngineRuntimes({ libreoffice: { size: 2, log: (level, message) => poolLog.push(`${level} ${message}`) } });
 let available = new Map<string, EngineRuntime>();
 
 /** A sample of a format: its path, and the words its text holds (none for images and audio). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeAllowed, selectedPages, validateOptions } from '../src/conversion-options.js';
+import { describeAllowed, selectedPages, validateOptions } from '../src/platform/conversion-options.js';
 
 describe('validateOptions', () => {
   it('accepts the options a plan takes, typed', () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConversionGraph } from '../src/conversion-graph.js';
-import { conversionTablesMarkdown, TABLES_BEGIN, TABLES_END, withConversionTables } from '../src/conversion-tables.js';
-import { ENGINE_DESCRIPTORS } from '../src/engine-descriptors.js';
+import { ConversionGraph } from '../src/platform/conversion-graph.js';
+import { conversionTablesMarkdown, TABLES_BEGIN, TABLES_END, withConversionTables } from '../src/platform/conversion-tables.js';
+import { ENGINE_DESCRIPTORS } from '../src/engines/engines.js';
 
 const graph = new ConversionGraph(ENGINE_DESCRIPTORS);
 

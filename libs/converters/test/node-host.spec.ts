@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DATA_DESCRIPTOR } from '../src/descriptors/data.descriptor.js';
-import { NodeHostPool } from '../src/node-host/node-host.pool.js';
-import { NodeHostedRuntime } from '../src/node-host/node-hosted.runtime.js';
+import { DATA_DESCRIPTOR } from '../src/engines/data/data.descriptor.js';
+import { NodeHostPool } from '../src/platform/node-host/node-host.pool.js';
+import { NodeHostedRuntime } from '../src/platform/node-host/node-hosted.runtime.js';
 import { descendants, isolationOf } from './support/sandboxed-processes.js';
 import { expectFailure } from './support/test-context.js';
 

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConversionError } from '../src/conversion-error.js';
-import { ConversionGraph } from '../src/conversion-graph.js';
-import type { EngineDescriptor } from '../src/engine-descriptor.js';
-import { type EngineRuntime, pageOutput, singleOutput, type StepRequest } from '../src/engine-runtime.js';
-import { runPlan, type StepTiming } from '../src/plan-runner.js';
+import { ConversionError } from '../src/platform/conversion-error.js';
+import { ConversionGraph } from '../src/platform/conversion-graph.js';
+import type { EngineDescriptor } from '../src/platform/engine-descriptor.js';
+import { type EngineRuntime, pageOutput, singleOutput, type StepRequest } from '../src/platform/engine-runtime.js';
+import { runPlan, type StepTiming } from '../src/platform/plan-runner.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-plan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

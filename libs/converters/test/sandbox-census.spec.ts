@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngineRuntimes } from '../src/engine-runtimes.js';
-import type { EngineRuntime } from '../src/engine-runtime.js';
-import { defaultEngineSandbox } from '../src/sandbox/engine-sandbox.js';
+import { createEngineRuntimes } from '../src/engines/worker-engines.js';
+import type { EngineRuntime } from '../src/platform/engine-runtime.js';
+import { defaultEngineSandbox } from '../src/platform/sandbox/engine-sandbox.js';
 import { ghostscriptEps, ghostscriptPdf, MARKUP_SAMPLES, sampleDocx, sampleEpub, writeArchiveSamples, writeMediaSamples, writeRasterSamples } from '../testing/index.js';
 import { censusDuring, isolationProblems, type ProcessIsolation } from './support/sandboxed-processes.js';
 
@@ -17,7 +17,7 @@ import { censusDuring, isolationProblems, type ProcessIsolation } from './suppor
  * two looks).
  */
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-census-'));
-const runtimes = createEngineRuntimes({ libreoffice: { size: 1 } });
+const runtimes = await createEngineRuntimes({ libreoffice: { size: 1 } });
 const byId = new Map(runtimes.map((runtime) => [runtime.descriptor.id, runtime]));
 afterAll(async () => {
   await Promise.all(runtimes.map((runtime) => runtime.stop?.()));

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineSandbox, type IdentityMode } from '../src/sandbox/engine-sandbox.js';
-import { DEFAULT_MEMORY_BYTES, type ProcessLimits } from '../src/sandbox/process-limits.js';
-import { SandboxedProcessRunner } from '../src/sandboxed-process.runner.js';
+import { EngineSandbox, type IdentityMode } from '../src/platform/sandbox/engine-sandbox.js';
+import { DEFAULT_MEMORY_BYTES, type ProcessLimits } from '../src/platform/sandbox/process-limits.js';
+import { SandboxedProcessRunner } from '../src/platform/sandboxed-process.runner.js';
 import { descendants, isolationOf, SANDBOX_MACHINERY } from './support/sandboxed-processes.js';
 import { expectFailure } from './support/test-context.js';
 

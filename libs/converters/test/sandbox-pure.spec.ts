@@ -3,14 +3,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ancestorsToMake, bubblewrapArguments } from '../src/sandbox/bubblewrap-arguments.js';
-import { limitFailure } from '../src/sandbox/limit-failure.js';
-import { processLimitsOf, prlimitArguments } from '../src/sandbox/process-limits.js';
-import { parseProcessStat } from '../src/sandbox/process-tree-cpu.js';
-import { SandboxUsers } from '../src/sandbox/sandbox-users.js';
-import { actionValue, compileSeccompFilter } from '../src/sandbox/seccomp/seccomp-program.js';
-import { BASE_SYSCALL_RULES, CLONE_NAMESPACE_FLAGS, engineSyscallRules } from '../src/sandbox/seccomp/seccomp-rules.js';
-import { AUDIT_ARCH, SYSCALL_NUMBERS } from '../src/sandbox/seccomp/syscall-table.js';
+import { ancestorsToMake, bubblewrapArguments } from '../src/platform/sandbox/bubblewrap-arguments.js';
+import { limitFailure } from '../src/platform/sandbox/limit-failure.js';
+import { processLimitsOf, prlimitArguments } from '../src/platform/sandbox/process-limits.js';
+import { parseProcessStat } from '../src/platform/sandbox/process-tree-cpu.js';
+import { SandboxUsers } from '../src/platform/sandbox/sandbox-users.js';
+import { actionValue, compileSeccompFilter } from '../src/platform/sandbox/seccomp/seccomp-program.js';
+import { BASE_SYSCALL_RULES, CLONE_NAMESPACE_FLAGS, engineSyscallRules } from '../src/platform/sandbox/seccomp/seccomp-rules.js';
+import { AUDIT_ARCH, SYSCALL_NUMBERS } from '../src/platform/sandbox/seccomp/syscall-table.js';
 
 /** The program as instructions again: code, jt, jf, k. */
 const instructions = (bytes: Buffer) => Array.from({ length: bytes.length / 8 }, (_, i) => ({ code: bytes.readUInt16LE(i * 8), jt: bytes[i * 8 + 2]!, jf: bytes[i * 8 + 3]!, k: bytes.readUInt32LE(i * 8 + 4) }));

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { SandboxedProcessRunner } from '../src/sandboxed-process.runner.js';
+import { SandboxedProcessRunner } from '../src/platform/sandboxed-process.runner.js';
 import { processesWith } from './support/processes.js';
 import { expectFailure } from './support/test-context.js';
 

@@ -1,7 +1,7 @@
-import { LIBREOFFICE_DESCRIPTOR } from '../src/descriptors/libreoffice.descriptor.js';
-import { LibreOfficeInstance } from '../src/libreoffice/libreoffice-instance.js';
-import { defaultEngineSandbox } from '../src/sandbox/engine-sandbox.js';
-import { engineProfile } from '../src/sandboxed-process.runner.js';
+import { LIBREOFFICE_DESCRIPTOR } from '../src/engines/libreoffice/libreoffice.descriptor.js';
+import { LibreOfficeInstance } from '../src/engines/libreoffice/libreoffice-instance.js';
+import { defaultEngineSandbox } from '../src/platform/sandbox/engine-sandbox.js';
+import { engineProfile } from '../src/platform/sandboxed-process.runner.js';
 
 /** The binary Office formats and the one each is exported from, with LibreOffice's export filter. */
 const LEGACY_EXPORTS = {

@@ -3,7 +3,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { ConversionGraph, type ConversionPlan, ENGINE_DESCRIPTORS } from '@fileshift/converters';
-import { createEngineRuntimes, EngineSandbox, type EngineRuntime, probeEngines } from '@fileshift/converters/runtime';
+import { createEngineRuntimes, EngineSandbox, type EngineRuntime, probeEngines } from '@fileshift/converters/worker';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ServiceMetrics } from '../metrics/service-metrics.js';
@@ -54,7 +54,7 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
     if (status.sandboxed && status.layers.seccomp && status.layers.separateUser) this.logger.log(status.description);
     else this.logger.warn(status.description);
     this.metrics.engineSandbox(this.sandbox);
-    this.runtimes = createEngineRuntimes({
+    this.runtimes = await createEngineRuntimes({
       sandbox,
       workRoot: enginesDir,
       nodeHost: { size: this.config.workers.nodeHostPoolSize },

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConversionError, type ConversionPlan } from '@fileshift/converters';
-import { runPlan } from '@fileshift/converters/runtime';
+import { runPlan } from '@fileshift/converters/worker';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { EngineHost } from '../conversion/engine-host.service.js';

@@ -1,6 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ownedDirectory, sweepOrphanDirectories } from '@fileshift/converters/runtime';
+import { ownedDirectory, sweepOrphanDirectories } from '@fileshift/converters/worker';
 
 /** A directory one conversion owns on the worker's disk: the input is fetched into it and the engine works there. */
 export interface ScratchDirectory {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EngineClass, FailureType } from '@fileshift/converters';
-import type { InstanceReplacement, StepTiming } from '@fileshift/converters/runtime';
+import type { InstanceReplacement, StepTiming } from '@fileshift/converters/worker';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ApiName } from '../http/api-of-request.js';
 import { pairClassOf } from './pair-class.js';

@@ -1,8 +1,8 @@
 import { afterAll } from 'vitest';
-import type { EngineDescriptor } from '../../src/engine-descriptor.js';
-import { NodeHostPool } from '../../src/node-host/node-host.pool.js';
-import type { NodeHostedEngine } from '../../src/node-host/node-host.protocol.js';
-import { NodeHostedRuntime } from '../../src/node-host/node-hosted.runtime.js';
+import type { EngineDescriptor } from '../../src/platform/engine-descriptor.js';
+import { NodeHostPool } from '../../src/platform/node-host/node-host.pool.js';
+import type { NodeHostedEngine } from '../../src/platform/node-host/node-host.protocol.js';
+import { NodeHostedRuntime } from '../../src/platform/node-host/node-hosted.runtime.js';
 
 /**
  * An engine as the worker runs it: in the Node host (a sandboxed process of a pool of its own), stopped after

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConversionError } from '../../src/conversion-error.js';
-import type { EngineRuntime } from '../../src/engine-runtime.js';
+import { ConversionError } from '../../src/platform/conversion-error.js';
+import type { EngineRuntime } from '../../src/platform/engine-runtime.js';
 import { canaryTraces, describeTraces } from '../../testing/canary-files.js';
 import { SAMPLE_HEADING } from '../../testing/office-samples.js';
 import type { Hrefs, ReferenceSample } from '../../testing/reference-samples.js';

@@ -1,10 +1,10 @@
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { expect } from 'vitest';
-import { ConversionError } from '../../src/conversion-error.js';
-import type { ConversionOptions } from '../../src/conversion-options.js';
-import type { EngineLimits } from '../../src/engine-descriptor.js';
-import type { EngineRuntime, StepContext } from '../../src/engine-runtime.js';
+import { ConversionError } from '../../src/platform/conversion-error.js';
+import type { ConversionOptions } from '../../src/platform/conversion-options.js';
+import type { EngineLimits } from '../../src/platform/engine-descriptor.js';
+import type { EngineRuntime, StepContext } from '../../src/platform/engine-runtime.js';
 
 // The work directory is the job's scratch directory: the one place bound into the engine's sandbox, so it must
 // hold the step's input and output. Tests pass the directory their files are in.

@@ -1,0 +1,21 @@
+import { allPairs, type EngineDescriptor } from '../../platform/engine-descriptor.js';
+
+/** Tables and records: each reads as a table (or, json and yaml between themselves, as any data tree). */
+export const DATA_FORMATS = ['csv', 'tsv', 'json', 'ndjson', 'yaml', 'xml'] as const;
+const RECOMMENDED = new Set(['csv', 'json', 'xlsx']);
+
+/**
+ * Data files to each other where the conversion is faithful: a table (csv, tsv) to a list of records (json,
+ * JSON Lines, yaml, xml) and back; json and yaml to each other whatever their shape. In process (no external
+ * binary); spreadsheets reach it through LibreOffice (xlsx → csv → json).
+ */
+export const DATA_DESCRIPTOR: EngineDescriptor = {
+  id: 'data',
+  engineClass: 'documents',
+  description: `data (in process): ${DATA_FORMATS.join(' ')}, each to each where faithful`,
+  cost: 1,
+  pairs: allPairs(DATA_FORMATS, DATA_FORMATS, (to) => ({ recommended: RECOMMENDED.has(to) })),
+  // Parsed in memory: the input is capped well below the upload limit's worst case.
+  limits: { timeoutMs: 60_000, maxOutputBytes: 256 * 1024 * 1024, maxInputBytes: 64 * 1024 * 1024 },
+  debianPackages: [],
+};

@@ -1,0 +1,78 @@
+import type { EngineDescriptor } from '../platform/engine-descriptor.js';
+import type { EngineRuntime } from '../platform/engine-runtime.js';
+import type { NodeHostPool } from '../platform/node-host/node-host.pool.js';
+import type { EngineSandbox } from '../platform/sandbox/engine-sandbox.js';
+import type { SandboxedProcessRunner } from '../platform/sandboxed-process.runner.js';
+import { ARCHIVES_DESCRIPTOR } from './archives/archives.descriptor.js';
+import { CALIBRE_DESCRIPTOR } from './calibre/calibre.descriptor.js';
+import { DATA_DESCRIPTOR } from './data/data.descriptor.js';
+import { FFMPEG_AUDIO_DESCRIPTOR } from './ffmpeg/ffmpeg-audio.descriptor.js';
+import { FFMPEG_SUBTITLES_DESCRIPTOR } from './ffmpeg/ffmpeg-subtitles.descriptor.js';
+import { FFMPEG_VIDEO_DESCRIPTOR } from './ffmpeg/ffmpeg-video.descriptor.js';
+import { GHOSTSCRIPT_DESCRIPTOR } from './ghostscript/ghostscript.descriptor.js';
+import { IMAGEMAGICK_DESCRIPTOR } from './imagemagick/imagemagick.descriptor.js';
+import { IMG2PDF_DESCRIPTOR } from './img2pdf/img2pdf.descriptor.js';
+import { LIBREOFFICE_DESCRIPTOR } from './libreoffice/libreoffice.descriptor.js';
+import type { LibreOfficeRuntimeOptions } from './libreoffice/libreoffice.runtime.js';
+import { OFFICE_MARKDOWN_DESCRIPTOR } from './office-markdown/office-markdown.descriptor.js';
+import { PANDOC_DESCRIPTOR } from './pandoc/pandoc.descriptor.js';
+import { POPPLER_DESCRIPTOR } from './poppler/poppler.descriptor.js';
+import { SHARP_DESCRIPTOR } from './sharp/sharp.descriptor.js';
+
+/** What a worker makes its engines' runtimes from: one engine sandbox, its runner, its Node hosts, its settings. */
+export interface RuntimeMakings {
+  sandbox: Promise<EngineSandbox>;
+  runner: SandboxedProcessRunner;
+  nodeHost: NodeHostPool;
+  workRoot?: string;
+  libreoffice?: Omit<LibreOfficeRuntimeOptions, 'sandbox' | 'workRoot' | 'nodeHost'>;
+}
+
+/**
+ * One engine of this build: its descriptor (what the API plans and validates from) and how a worker makes its
+ * runtime — loaded only then, so the API never loads an engine's code.
+ */
+export interface EngineRegistration {
+  descriptor: EngineDescriptor;
+  runtime(makings: RuntimeMakings): Promise<EngineRuntime>;
+}
+
+/** Runs in the Node host: the worker's side only hands it each step. */
+const hosted = (descriptor: EngineDescriptor, engine: 'sharp' | 'data' | 'office-markdown'): EngineRegistration => ({
+  descriptor,
+  runtime: async ({ nodeHost }) => new (await import('../platform/node-host/node-hosted.runtime.js')).NodeHostedRuntime(descriptor, engine, nodeHost),
+});
+
+/**
+ * Every engine this build knows — the one list an engine is added to — in order of preference where two offer a
+ * pair at the same cost.
+ */
+export const ENGINES: readonly EngineRegistration[] = [
+  hosted(SHARP_DESCRIPTOR, 'sharp'),
+  { descriptor: IMAGEMAGICK_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./imagemagick/imagemagick.runtime.js')).ImageMagickRuntime(runner) },
+  { descriptor: FFMPEG_AUDIO_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./ffmpeg/ffmpeg-audio.runtime.js')).FfmpegAudioRuntime(runner) },
+  { descriptor: FFMPEG_VIDEO_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./ffmpeg/ffmpeg-video.runtime.js')).FfmpegVideoRuntime(runner) },
+  { descriptor: FFMPEG_SUBTITLES_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./ffmpeg/ffmpeg-subtitles.runtime.js')).FfmpegSubtitlesRuntime(runner) },
+  {
+    descriptor: LIBREOFFICE_DESCRIPTOR,
+    runtime: async ({ sandbox, workRoot, nodeHost, libreoffice }) =>
+      new (await import('./libreoffice/libreoffice.runtime.js')).LibreOfficeRuntime({ ...libreoffice, sandbox, workRoot, nodeHost }),
+  },
+  { descriptor: PANDOC_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./pandoc/pandoc.runtime.js')).PandocRuntime(runner) },
+  { descriptor: CALIBRE_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./calibre/calibre.runtime.js')).CalibreRuntime(runner, undefined, nodeHost) },
+  hosted(OFFICE_MARKDOWN_DESCRIPTOR, 'office-markdown'),
+  { descriptor: POPPLER_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./poppler/poppler.runtime.js')).PopplerRuntime(runner, undefined, nodeHost) },
+  { descriptor: GHOSTSCRIPT_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./ghostscript/ghostscript.runtime.js')).GhostscriptRuntime(runner) },
+  { descriptor: IMG2PDF_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./img2pdf/img2pdf.runtime.js')).Img2pdfRuntime(runner, undefined, nodeHost) },
+  hosted(DATA_DESCRIPTOR, 'data'),
+  { descriptor: ARCHIVES_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./archives/archives.runtime.js')).ArchivesRuntime(runner) },
+];
+
+/** Every engine's descriptor, in the list's order. */
+export const ENGINE_DESCRIPTORS: readonly EngineDescriptor[] = ENGINES.map((engine) => engine.descriptor);
+
+const BY_ID = new Map(ENGINE_DESCRIPTORS.map((descriptor) => [descriptor.id, descriptor]));
+
+export function engineDescriptor(id: string): EngineDescriptor | undefined {
+  return BY_ID.get(id);
+}

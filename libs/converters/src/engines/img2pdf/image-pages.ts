@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import sharp, { type Metadata } from 'sharp';
+import { ConversionError } from '../../platform/conversion-error.js';
+import type { EngineLimits } from '../../platform/engine-descriptor.js';
+import type { ImagePages } from '../../platform/node-host/node-host.protocol.js';
+
+/** sharp's names of the formats img2pdf takes. */
+const IMG2PDF_READS = ['jpeg', 'png', 'tiff'];
+
+/**
+ * What img2pdf is to be given for an image, read by sharp in the Node host: its headers only (format, each
+ * frame's size, frame count, alpha, depth) — frames past `maxPages` and frames past `maxInputPixels` are refused
+ * before anything is decoded — and, for what Debian 12's img2pdf 0.4.4 refuses (alpha in TIFF or in a 16-bit PNG),
+ * each frame as an 8-bit RGBA PNG, which it stores with its alpha as a soft mask.
+ */
+export async function imagePages(path: string, outputDir: string, limits: EngineLimits): Promise<ImagePages> {
+  const metadata = await sharp(path).metadata().catch((error: Error) => {
+    throw new ConversionError('unsupported_or_corrupt_input', 'The input could not be read as an image.', false, error.message);
+  });
+  if (!IMG2PDF_READS.includes(metadata.format ?? '')) throw new ConversionError('unsupported_or_corrupt_input', 'The input is not a jpg, png or tiff image.');
+  const frames = metadata.pages ?? 1;
+  if (limits.maxPages !== undefined && frames > limits.maxPages) {
+    throw new ConversionError('file_too_large', `The image has ${frames} frames; at most ${limits.maxPages} pages are made at a time.`);
+  }
+  const sizes: Metadata[] = frames === 1 ? [metadata] : await Promise.all(Array.from({ length: frames }, (_, page) => sharp(path, { page }).metadata()));
+  const maxPixels = limits.maxInputPixels;
+  if (maxPixels !== undefined && sizes.some(({ width = 0, height = 0 }) => width * height > maxPixels)) {
+    throw new ConversionError('security_rejected', 'The image declares more pixels than this service accepts.');
+  }
+  const needsCopies = metadata.hasAlpha && (metadata.format === 'tiff' || metadata.depth !== 'uchar');
+  return { frames, copies: needsCopies ? await eightBitRgbaCopies(path, frames, outputDir, limits) : [] };
+}
+
+async function eightBitRgbaCopies(path: string, frames: number, dir: string, limits: EngineLimits): Promise<string[]> {
+  const copies: string[] = [];
+  for (let page = 0; page < frames; page++) {
+    const copy = join(dir, `frame-${page + 1}.png`);
+    await sharp(path, { page, limitInputPixels: limits.maxInputPixels ?? true, failOn: 'error' })
+      .timeout({ seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)) })
+      .ensureAlpha()
+      .toColourspace('srgb')
+      .png()
+      .toFile(copy)
+      .catch((error: Error) => {
+        throw new ConversionError('unsupported_or_corrupt_input', 'The image could not be decoded.', false, error.message);
+      });
+    copies.push(copy);
+  }
+  return copies;
+}

@@ -1,0 +1,60 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { writeCappedText } from '../../platform/capped-text.output.js';
+import { ConversionError } from '../../platform/conversion-error.js';
+import type { EngineLimits } from '../../platform/engine-descriptor.js';
+import { singleOutput } from '../../platform/engine-runtime.js';
+import { DocumentProfiler } from './pdf-markdown/document-profile.js';
+import { PdfMarkdownComposer } from './pdf-markdown/pdf-markdown.composer.js';
+import type { PdfPage } from './pdf-markdown/pdf-page.js';
+import { Pdf2XmlError, Pdf2XmlReader } from './pdf-markdown/pdf2xml.reader.js';
+import { HTML_DOCUMENT_END, htmlDocumentStart, PdftohtmlSanitizer } from './pdftohtml.sanitizer.js';
+
+/**
+ * In the Node host: what pdftohtml wrote of a PDF (one file per range of pages, in order) rewritten by our own code
+ * as the step's output, held to the output cap — Markdown from its XML (headings, paragraphs, lists, tables,
+ * reading order), or HTML rebuilt line by line by the sanitizer. The PDF's text is the sender's: our readers of it
+ * run here, not in the worker. The output's path.
+ */
+export async function pdfText(to: 'md' | 'html', parts: readonly string[], title: string | undefined, outputDir: string, limits: EngineLimits): Promise<string> {
+  const outputPath = singleOutput(outputDir, to);
+  await writeCappedText(outputPath, limits.maxOutputBytes, async (output) => {
+    if (to === 'html') {
+      output.push(htmlDocumentStart(title));
+      const sanitizer = new PdftohtmlSanitizer();
+      for (const part of parts) {
+        for await (const line of createInterface({ input: createReadStream(part, 'utf8'), crlfDelay: Infinity })) {
+          for (const safe of sanitizer.line(line)) output.push(`${safe}\n`);
+          if (output.buffered >= 1024) await output.flush();
+        }
+        sanitizer.nextPart();
+      }
+      output.push(HTML_DOCUMENT_END);
+      return;
+    }
+    // Two passes over the XML, a page at a time: the first learns the body size, headings and running headers.
+    const profiler = new DocumentProfiler();
+    for (const part of parts) for await (const page of xmlPages(part)) profiler.add(page);
+    const composer = new PdfMarkdownComposer(profiler.profile(), title, (chunk) => output.push(chunk));
+    for (const part of parts) {
+      for await (const page of xmlPages(part)) {
+        composer.page(page);
+        await output.flush();
+      }
+    }
+    composer.end();
+  });
+  return outputPath;
+}
+
+/** The pages of one pdftohtml XML file, read line by line; XML that is not pdftohtml's fails the step. */
+async function* xmlPages(path: string): AsyncGenerator<PdfPage> {
+  const reader = new Pdf2XmlReader();
+  try {
+    for await (const line of createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })) yield* reader.line(line);
+    reader.end();
+  } catch (error) {
+    if (error instanceof Pdf2XmlError) throw new ConversionError('unsupported_or_corrupt_input', 'The text of the PDF could not be read (pdftohtml wrote XML we do not accept).', false, error.message);
+    throw error;
+  }
+}
