@@ -6,8 +6,9 @@ import type { KeyApiLimits } from './api-keys/api-key-limits.js';
 import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
 import { loadConfig } from './config/app-config.js';
 import { dataSourceOptions } from './database/data-source-options.js';
+import { SCHEMA } from './schema.js';
 import { runMigrations } from './database/run-migrations.js';
-import { MAX_UPLOAD_BYTES } from './payments/pricing.js';
+import { MAX_UPLOAD_BYTES } from './config/upload-limit.js';
 import { serviceVersion } from './version.js';
 
 const USAGE = `usage: npm run apikey -- <command>
@@ -37,7 +38,7 @@ async function main(argv: string[]): Promise<void> {
   const [command, target] = positionals;
   if (values.help || !command) throw new UsageError(USAGE);
 
-  const dataSource = await new DataSource(dataSourceOptions(loaded.config)).initialize();
+  const dataSource = await new DataSource(dataSourceOptions(loaded.config, SCHEMA)).initialize();
   try {
     await runMigrations(dataSource);
     const keys = new ApiKeysRepository(dataSource.getRepository(ApiKey));

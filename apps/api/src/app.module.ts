@@ -6,12 +6,13 @@ import { DeploymentModule } from './deployment/deployment.module.js';
 import { DetectionModule } from './detection/detection.module.js';
 import { DiscoveryModule } from './discovery/discovery.module.js';
 import { HealthModule } from './health/health.module.js';
-import { JobsModule } from './jobs/jobs.module.js';
+import { X402ApiModule } from './x402-api/x402-api.module.js';
 import { KeyApiModule } from './key-api/key-api.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { PaymentsModule } from './payments/payments.module.js';
 import { QueueModule } from './queue/queue.module.js';
-import { WorkerModule } from './queue/worker.module.js';
+import { WorkerModule } from './worker.module.js';
+import { SCHEMA } from './schema.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { StorageModule } from './storage/storage.module.js';
 
@@ -21,8 +22,8 @@ export class AppModule {
   static forRole(config: AppConfig): DynamicModule {
     const serves = config.role === 'api' || config.role === 'all';
     const works = config.role === 'worker' || config.role === 'all';
-    const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule, DeploymentModule, QueueModule, StorageModule, MetricsModule.forConfig(config)];
-    if (serves) imports.push(RateLimitModule, PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, JobsModule, KeyApiModule);
+    const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule.forSchema(SCHEMA), DeploymentModule, QueueModule, StorageModule, MetricsModule.forConfig(config)];
+    if (serves) imports.push(RateLimitModule, PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, X402ApiModule, KeyApiModule);
     if (works) imports.push(WorkerModule.forConfig(config));
     return { module: AppModule, imports };
   }

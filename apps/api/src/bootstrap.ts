@@ -1,3 +1,4 @@
+import './openapi-schema-order.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
@@ -8,15 +9,17 @@ import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument } from './discovery/build-openapi-document.js';
 import { OpenApiDocumentStore } from './discovery/openapi-document.store.js';
-import { answerFrameworkError } from './http/answer-framework-error.js';
-import { apiOfFastifyRequest, matchedRoutePattern } from './http/api-of-request.js';
-import { createClientErrorHandler } from './http/client-error-handler.js';
-import { allowCrossOrigin } from './http/cross-origin.js';
-import { HttpExceptionFilter } from './http/http-exception.filter.js';
-import { answerUnmetExpectation } from './http/unmet-expectation.handler.js';
+import { answerFrameworkError } from './http-kit/answer-framework-error.js';
+import { apiOfFastifyRequest, matchedRoutePattern } from './http-kit/api-of-request.js';
+import { createClientErrorHandler } from './http-kit/client-error-handler.js';
+import { allowCrossOrigin } from './http-kit/cross-origin.js';
+import { HttpExceptionFilter } from './http-kit/http-exception.filter.js';
+import { answerUnmetExpectation } from './http-kit/unmet-expectation.handler.js';
+import { keyApiPublicError } from './key-api/key-api-errors.js';
+import { x402PublicError } from './x402-api/x402-errors.js';
 import { PinoNestLogger } from './logging/pino-nest-logger.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
-import { MAX_UPLOAD_BYTES } from './payments/pricing.js';
+import { MAX_UPLOAD_BYTES } from './config/upload-limit.js';
 import fastifyMultipart from '@fastify/multipart';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -60,7 +63,7 @@ export async function createHttpApp(config: AppConfig, logger: Logger): Promise<
   await app.register(fastifyMultipart as never, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
   });
-  app.useGlobalFilters(new HttpExceptionFilter());
+  app.useGlobalFilters(new HttpExceptionFilter({ x402: x402PublicError, key: keyApiPublicError, other: x402PublicError }));
   await app.init();
   app.get(OpenApiDocumentStore).set(buildOpenApiDocument(app, config));
   return app;

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from './config/app-config.js';
 import { databaseDescription, dataSourceOptions } from './database/data-source-options.js';
 import { runMigrations } from './database/run-migrations.js';
+import { SCHEMA } from './schema.js';
 import { serviceVersion } from './version.js';
 
 /** `npx nx run api:migrate`: applies pending migrations to DATABASE_URL (or the PGlite database) and exits. */
@@ -12,7 +13,7 @@ async function migrate(): Promise<void> {
     process.stderr.write(`fileshift: invalid configuration:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n`);
     process.exit(78);
   }
-  const dataSource = await new DataSource(dataSourceOptions(loaded.config)).initialize();
+  const dataSource = await new DataSource(dataSourceOptions(loaded.config, SCHEMA)).initialize();
   try {
     const applied = await runMigrations(dataSource);
     process.stdout.write(

@@ -4,7 +4,7 @@ import { DevChain } from '@fileshift/devchain';
 import sharp from 'sharp';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobInputKey, jobOutputKey } from '../src/jobs/job-storage-keys.js';
+import { jobInputKey, jobOutputKey } from '../src/conversion-jobs/job-storage-keys.js';
 import { FILE_STORAGE, type FileStorage } from '../src/storage/file-storage.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { runPurgeExpired } from './support/test-queue.js';

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { DataSource } from 'typeorm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataSourceOptions } from '../src/database/data-source-options.js';
+import { SCHEMA } from '../src/schema.js';
 import { runMigrations } from '../src/database/run-migrations.js';
 
 const insertKey = (id: string) =>
@@ -17,7 +18,7 @@ const keyNames = async (dataSource: DataSource, id: string) =>
   ((await dataSource.query(`SELECT name FROM api_keys WHERE id = '${id}'`)) as Array<{ name: string }>).map((row) => row.name);
 
 async function open(dataDir: string): Promise<DataSource> {
-  const dataSource = await new DataSource(dataSourceOptions({ dataDir })).initialize();
+  const dataSource = await new DataSource(dataSourceOptions({ dataDir }, SCHEMA)).initialize();
   await runMigrations(dataSource);
   return dataSource;
 }
@@ -32,7 +33,8 @@ function commitInChild(dataDir: string, id: string) {
   const script = `const { DataSource } = await import(${JSON.stringify(typeorm)});
 const { dataSourceOptions } = await import(${JSON.stringify(dist('database/data-source-options.js'))});
 const { runMigrations } = await import(${JSON.stringify(dist('database/run-migrations.js'))});
-const dataSource = await new DataSource(dataSourceOptions({ dataDir: process.argv[1] })).initialize();
+const { SCHEMA } = await import(${JSON.stringify(dist('schema.js'))});
+const dataSource = await new DataSource(dataSourceOptions({ dataDir: process.argv[1] }, SCHEMA)).initialize();
 await runMigrations(dataSource);
 await dataSource.query(${JSON.stringify(insertKey(id))});
 process.stdout.write('committed\\n');

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppConfig, loadConfig } from '../src/config/app-config.js';
-import { jobInputKey, jobOutputKey } from '../src/jobs/job-storage-keys.js';
+import { jobInputKey, jobOutputKey } from '../src/conversion-jobs/job-storage-keys.js';
 import { createFileStorage } from '../src/storage/create-file-storage.js';
 import { startPrivatePostgres, type PrivatePostgres } from './support/private-postgres.js';
 import { startPrivateRedis, type PrivateRedis } from './support/private-redis.js';

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeysRepository } from '../src/api-keys/api-keys.repository.js';
-import { ConversionCatalogue } from '../src/conversion/conversion-catalogue.service.js';
+import { ConversionCatalogue } from '../src/catalogue/conversion-catalogue.service.js';
 import { uploadStorageKey } from '../src/key-api/key-api-uploads.js';
 import { FILE_STORAGE, type FileStorage } from '../src/storage/file-storage.js';
 import { type KeyApiError, keyApiClient, rawGet } from './support/key-api-client.js';

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataSourceOptions } from '../src/database/data-source-options.js';
 import { runMigrations } from '../src/database/run-migrations.js';
-import { MIGRATIONS } from '../src/database/schema.js';
+import { MIGRATIONS, SCHEMA } from '../src/schema.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 async function tableNames(dataSource: DataSource): Promise<string[]> {
@@ -31,7 +31,7 @@ describe('migrations on PostgreSQL', () => {
   it('apply every migration once, even with several instances starting at the same time', async () => {
     database = await createTestDatabase();
     const sources = await Promise.all(
-      [1, 2, 3].map(() => new DataSource(dataSourceOptions({ databaseUrl: database!.url, dataDir: '.' })).initialize()),
+      [1, 2, 3].map(() => new DataSource(dataSourceOptions({ databaseUrl: database!.url, dataDir: '.' }, SCHEMA)).initialize()),
     );
     try {
       const results = await Promise.all(sources.map((source) => runMigrations(source)));
@@ -48,12 +48,12 @@ describe('migrations on embedded PGlite', () => {
   it('apply on a fresh data directory and persist across restarts', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fileshift-pglite-'));
     try {
-      const first = await new DataSource(dataSourceOptions({ dataDir })).initialize();
+      const first = await new DataSource(dataSourceOptions({ dataDir }, SCHEMA)).initialize();
       expect((await runMigrations(first)).length).toBe(MIGRATIONS.length);
       await expectMigratedSchema(first);
       await first.destroy();
 
-      const second = await new DataSource(dataSourceOptions({ dataDir })).initialize();
+      const second = await new DataSource(dataSourceOptions({ dataDir }, SCHEMA)).initialize();
       expect(await runMigrations(second)).toEqual([]);
       await expectMigratedSchema(second);
       await second.destroy();

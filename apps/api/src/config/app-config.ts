@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { defaultLibreOfficePoolSize, type EngineClass, SANDBOX_SETTINGS, type SandboxSetting } from '@fileshift/converters';
 import { z } from 'zod';
 import type { KeyApiLimits } from '../api-keys/api-key-limits.js';
-import { MAX_UPLOAD_BYTES } from '../payments/pricing.js';
+import { MAX_UPLOAD_BYTES } from './upload-limit.js';
 import { PAYMENTS_MODES, type PaymentMode, type PaymentModeSource, paymentModeProblems, resolvePaymentMode } from './payments-mode.js';
 
 export type { PaymentMode, PaymentModeSource } from './payments-mode.js';

@@ -7,17 +7,22 @@ import { initializePgliteDirectory } from './initialize-pglite-directory.js';
 import { lockPgliteDirectory } from './pglite-lock.js';
 import { pgliteStartParams } from './pglite-start-params.js';
 import { compilePgliteWasmModule } from './pglite-wasm-module.js';
-import { ENTITIES, MIGRATIONS } from './schema.js';
+
+/** The service's tables and their history: its entities and migrations, listed where the app is put together. */
+export interface DatabaseSchema {
+  entities: NonNullable<DataSourceOptions['entities']>;
+  migrations: NonNullable<DataSourceOptions['migrations']>;
+}
 
 /**
  * PostgreSQL when DATABASE_URL is set; otherwise an embedded PGlite database under DATA_DIR so
  * the service runs on a machine without PostgreSQL. Never `synchronize`: migrations only.
  */
-export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): DataSourceOptions {
+export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>, schema: DatabaseSchema): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
-    entities: ENTITIES,
-    migrations: MIGRATIONS,
+    entities: schema.entities,
+    migrations: schema.migrations,
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each' as const,
     synchronize: false,

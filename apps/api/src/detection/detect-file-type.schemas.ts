@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { fileNameField } from '../http/file-name.js';
-import { apiSchema } from '../http/api-schema-registry.js';
+import { fileNameField } from '../http-kit/file-name.js';
+import { apiSchema } from '../http-kit/api-schema-registry.js';
 
 export const HEADER_SAMPLE_BYTES = 200;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

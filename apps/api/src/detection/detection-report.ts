@@ -1,6 +1,6 @@
 import { assessConversionCompatibility, type DetectionResult, suggestFilename } from '@fileshift/detection';
 import { mimeTypeOf } from '@fileshift/formats';
-import { MAX_UPLOAD_BYTES } from '../payments/pricing.js';
+import { MAX_UPLOAD_BYTES } from '../config/upload-limit.js';
 import type { AlternativeFormat, DetectFileTypeResponse } from './detect-file-type.schemas.js';
 
 /** One detection as both APIs report it. */

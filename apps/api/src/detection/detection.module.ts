@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ConversionCatalogueModule } from '../conversion/conversion-catalogue.module.js';
+import { ConversionCatalogueModule } from '../catalogue/conversion-catalogue.module.js';
 import { DetectionService } from './detection.service.js';
-import { PaidDetectionService } from './paid-detection.service.js';
-import { X402DetectController } from './x402-detect.controller.js';
 
+/** Detection for both APIs: the detector and what the live workers convert. */
 @Module({
   imports: [ConversionCatalogueModule],
-  controllers: [X402DetectController],
-  providers: [DetectionService, PaidDetectionService],
+  providers: [DetectionService],
   exports: [DetectionService],
 })
 export class DetectionModule {}

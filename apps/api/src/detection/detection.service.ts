@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ConversionPlan } from '@fileshift/converters';
 import { detectFormat } from '@fileshift/detection';
-import { ConversionCatalogue } from '../conversion/conversion-catalogue.service.js';
-import { decideSourceFormat, type SourceFormatDecision } from '../conversion/source-format.js';
+import { ConversionCatalogue } from '../catalogue/conversion-catalogue.service.js';
+import { decideSourceFormat, type SourceFormatDecision } from '../catalogue/source-format.js';
 import { type DetectionReport, detectionReport } from './detection-report.js';
 
 export interface DetectionInput {

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { AppConfig } from '../config/app-config.js';
-import { apiComponentSchemas } from '../http/api-schema-registry.js';
+import { apiComponentSchemas } from '../http-kit/api-schema-registry.js';
 import { PaymentRails } from '../payments/payment-rails.js';
 import { paidResources } from './paid-resources.js';
 import { addPaymentDocs } from './payment-docs.js';

@@ -3,8 +3,8 @@ import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger
 import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
-import { ConversionCatalogue } from '../conversion/conversion-catalogue.service.js';
-import { ApiJsonResponse } from '../http/api-docs.decorators.js';
+import { ConversionCatalogue } from '../catalogue/conversion-catalogue.service.js';
+import { ApiJsonResponse } from '../http-kit/api-docs.decorators.js';
 import { availableConversions } from './available-conversions.js';
 import { formatCatalogue } from './format-catalogue.js';
 import { type FormatCatalogue, FormatCatalogueSchema } from './format-catalogue.schemas.js';
@@ -13,7 +13,7 @@ import { renderLlmsTxt } from './llms-txt.js';
 import { OpenApiDocumentStore } from './openapi-document.store.js';
 import { paidResources } from './paid-resources.js';
 import { PaymentRails } from '../payments/payment-rails.js';
-import { publicBaseUrl } from './public-base-url.js';
+import { publicBaseUrl } from '../http-kit/public-base-url.js';
 import { renderWellKnownX402 } from './well-known-x402.js';
 
 const textResponse = (type: string, description: string) =>

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConversionCatalogueModule } from '../conversion/conversion-catalogue.module.js';
+import { ConversionCatalogueModule } from '../catalogue/conversion-catalogue.module.js';
 import { PaymentRailsModule } from '../payments/payment-rails.module.js';
 import { DiscoveryController } from './discovery.controller.js';
 import { OpenApiDocumentStore } from './openapi-document.store.js';

@@ -1,7 +1,7 @@
 import { OPTION_NAMES } from '@fileshift/converters';
 import { FORMAT_CATEGORIES } from '@fileshift/formats';
 import { z } from 'zod';
-import { apiSchema } from '../http/api-schema-registry.js';
+import { apiSchema } from '../http-kit/api-schema-registry.js';
 
 const OptionNameSchema = z.enum(OPTION_NAMES as [string, ...string[]]);
 

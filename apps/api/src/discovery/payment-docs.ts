@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { AcceptedPayment } from '@fileshift/x402-nest';
-import { schemaRef } from '../http/api-schema-registry.js';
+import { schemaRef } from '../http-kit/api-schema-registry.js';
 import { PaymentRequiredSchema } from '../payments/payment-challenge.schemas.js';
 import type { PaidResource } from './paid-resources.js';
 

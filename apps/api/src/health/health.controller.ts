@@ -3,8 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
-import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
-import { ApiErrors, ApiJsonResponse } from '../http/api-docs.decorators.js';
+import { ApiErrorCode, ApiErrorException } from '../http-kit/api-error.exception.js';
+import { ApiErrors, ApiJsonResponse } from '../http-kit/api-docs.decorators.js';
 import { HealthResponseSchema, ReadinessResponseSchema } from './health.schemas.js';
 import { ReadinessService } from './readiness.service.js';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConversionCatalogueModule } from '../conversion/conversion-catalogue.module.js';
+import { ConversionCatalogueModule } from '../catalogue/conversion-catalogue.module.js';
 import { HealthController } from './health.controller.js';
 import { ReadinessService } from './readiness.service.js';
 import { RedisHealthClient } from './redis-health.client.js';

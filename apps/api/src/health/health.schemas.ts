@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiSchema } from '../http/api-schema-registry.js';
+import { apiSchema } from '../http-kit/api-schema-registry.js';
 
 export const HealthResponseSchema = apiSchema(
   'HealthResponse',

@@ -2,11 +2,11 @@ import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { formatByExtension } from '@fileshift/formats';
 import type { FastifyReply } from 'fastify';
-import { KeyApiError, KeyApiErrors } from '../http/api-docs.decorators.js';
-import { KeyApi } from '../http/http-exception.filter.js';
-import { resultPart } from '../jobs/result-download.js';
-import { DOWNLOAD_NAME, ResultFiles } from '../jobs/result-files.service.js';
-import { sendResultFile } from '../jobs/send-result-file.js';
+import { KeyApiError, KeyApiErrors } from '../http-kit/api-docs.decorators.js';
+import { KeyApi } from './key-api-errors.js';
+import { resultPart } from '../conversion-jobs/result-download.js';
+import { DOWNLOAD_NAME, ResultFiles } from '../conversion-jobs/result-files.service.js';
+import { sendResultFile } from '../http-kit/send-result-file.js';
 import { KeyApiRequestError, KeyApiRequestErrorCode } from './key-api-request.error.js';
 
 /** Converted files of the key API. The unguessable name is the credential; no key is needed to download. */

@@ -3,8 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { extensionOf } from '@fileshift/formats';
 import { LessThanOrEqual, type Repository } from 'typeorm';
-import type { Upload } from '../jobs/upload-reader.js';
-import { UploadError, UploadErrorCode } from '../jobs/upload.error.js';
+import type { Upload } from '../http-kit/upload-reader.js';
+import { UploadError, UploadErrorCode } from '../http-kit/upload.error.js';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { KeyApiUpload } from './key-api-upload.entity.js';
 

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '../api-keys/api-keys.module.js';
-import { ConversionCatalogueModule } from '../conversion/conversion-catalogue.module.js';
+import { ConversionCatalogueModule } from '../catalogue/conversion-catalogue.module.js';
 import { DetectionModule } from '../detection/detection.module.js';
-import { JobsModule } from '../jobs/jobs.module.js';
-import { JobRecordsModule } from '../jobs/job-records.module.js';
+import { ConversionJobsModule } from '../conversion-jobs/conversion-jobs.module.js';
+import { UploadReader } from '../http-kit/upload-reader.js';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
 import { KeyApiAccessGuard } from './key-api-access.guard.js';
 import { KeyApiConversions } from './key-api-conversions.js';
@@ -16,8 +16,8 @@ import { KeyUploadController } from './key-upload.controller.js';
 
 /** The key-authenticated API (/api/v1 and its /tmp/ downloads) on the shared detection, jobs and storage. */
 @Module({
-  imports: [ApiKeysModule, RateLimitModule, ConversionCatalogueModule, DetectionModule, JobsModule, JobRecordsModule, KeyApiRecordsModule],
+  imports: [ApiKeysModule, RateLimitModule, ConversionCatalogueModule, DetectionModule, ConversionJobsModule, KeyApiRecordsModule],
   controllers: [KeyUploadController, KeyConvertController, KeyOutputFormatsController, KeyDetectController, KeyApiDownloadController],
-  providers: [KeyApiAccessGuard, KeyApiConversions],
+  providers: [KeyApiAccessGuard, KeyApiConversions, UploadReader],
 })
 export class KeyApiModule {}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ConversionOptionsSchema } from '../conversion/conversion-options.schema.js';
-import { apiSchema } from '../http/api-schema-registry.js';
+import { ConversionOptionsSchema } from '../catalogue/conversion-options.schema.js';
+import { apiSchema } from '../http-kit/api-schema-registry.js';
 
 const extension = (what: string) =>
   z

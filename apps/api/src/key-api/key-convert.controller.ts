@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiJsonBody, KeyApiError, KeyApiErrors, KeyApiJsonResponse } from '../http/api-docs.decorators.js';
-import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { keyApiResultNames } from '../jobs/result-download.js';
+import { ApiJsonBody, KeyApiError, KeyApiErrors, KeyApiJsonResponse } from '../http-kit/api-docs.decorators.js';
+import { ZodValidationPipe } from '../http-kit/zod-validation.pipe.js';
+import { keyApiResultNames } from '../conversion-jobs/result-download.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
 import { Caller, type KeyApiCaller } from './key-api-caller.js';
 import { KeyApiConversions } from './key-api-conversions.js';

@@ -1,12 +1,12 @@
 import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { KEY_API_RATE_LIMIT_HEADERS, KeyApiError, KeyApiErrors } from '../http/api-docs.decorators.js';
+import { KEY_API_RATE_LIMIT_HEADERS, KeyApiError, KeyApiErrors } from '../http-kit/api-docs.decorators.js';
 import { KeyApiDetectJsonSchema } from '../detection/detect-file-type.schemas.js';
 import { DetectionService } from '../detection/detection.service.js';
-import { schemaRef } from '../http/api-schema-registry.js';
-import { detectionJson, detectionSentence, prefersJson } from '../detection/key-api-detect-answer.js';
-import { parseKeyApiDetectBody } from '../detection/key-api-detect-body.js';
+import { schemaRef } from '../http-kit/api-schema-registry.js';
+import { detectionJson, detectionSentence, prefersJson } from './key-api-detect-answer.js';
+import { parseKeyApiDetectBody } from './key-api-detect-body.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
 import { KeyApiRequestError, KeyApiRequestErrorCode } from './key-api-request.error.js';
 

@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { type FileFormat, resolveFormat } from '@fileshift/formats';
-import { ConversionCatalogue } from '../conversion/conversion-catalogue.service.js';
-import { ApiJsonBody, KeyApiErrors, KeyApiJsonResponse } from '../http/api-docs.decorators.js';
-import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { ConversionCatalogue } from '../catalogue/conversion-catalogue.service.js';
+import { ApiJsonBody, KeyApiErrors, KeyApiJsonResponse } from '../http-kit/api-docs.decorators.js';
+import { ZodValidationPipe } from '../http-kit/zod-validation.pipe.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
 import { KeyApiRequestError, KeyApiRequestErrorCode } from './key-api-request.error.js';
 import { KeyApiListByTypeResponseSchema, KeyApiListRequestSchema, KeyApiListResponseSchema, type KeyApiListByTypeResponse } from './key-api.schemas.js';

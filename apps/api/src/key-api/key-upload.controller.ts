@@ -1,9 +1,9 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { KeyApiErrors, KeyApiJsonResponse } from '../http/api-docs.decorators.js';
-import { schemaRef } from '../http/api-schema-registry.js';
-import { UploadReader } from '../jobs/upload-reader.js';
+import { KeyApiErrors, KeyApiJsonResponse } from '../http-kit/api-docs.decorators.js';
+import { schemaRef } from '../http-kit/api-schema-registry.js';
+import { UploadReader } from '../http-kit/upload-reader.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
 import { Caller, type KeyApiCaller } from './key-api-caller.js';
 import { KeyApiUploads } from './key-api-uploads.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { JobRecordsModule } from '../jobs/job-records.module.js';
+import { ConversionJobsModule } from '../conversion-jobs/conversion-jobs.module.js';
 import { KeyApiRecordsModule } from '../key-api/key-api-records.module.js';
 import { QueueModule } from '../queue/queue.module.js';
 import { MaintenanceScheduleService } from './maintenance-schedule.service.js';
@@ -7,7 +7,7 @@ import { PurgeExpiredJob } from './purge-expired.job.js';
 
 /** Retention: the purge job's handler and its schedule (worker role). */
 @Module({
-  imports: [QueueModule, JobRecordsModule, KeyApiRecordsModule],
+  imports: [QueueModule, ConversionJobsModule, KeyApiRecordsModule],
   providers: [PurgeExpiredJob, MaintenanceScheduleService],
 })
 export class MaintenanceModule {}

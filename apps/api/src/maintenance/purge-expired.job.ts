@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { JobRemovalService } from '../jobs/job-removal.service.js';
+import { JobRemovalService } from '../conversion-jobs/job-removal.service.js';
 import { KeyApiUploads } from '../key-api/key-api-uploads.js';
 import { JobName, type JobPayloads } from '../queue/job-contract.js';
 import { OnJob } from '../queue/on-job.decorator.js';

@@ -1,4 +1,4 @@
-import { ApiErrorCode, ApiErrorException } from '../http/api-error.exception.js';
+import { ApiErrorCode, ApiErrorException } from '../http-kit/api-error.exception.js';
 
 /** 401 in the ErrorResponse shape, with the challenge RFC 6750 asks for. */
 export function metricsRefusal(): ApiErrorException {

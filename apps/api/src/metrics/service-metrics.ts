@@ -2,10 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { EngineClass, FailureType } from '@fileshift/converters';
 import type { InstanceReplacement, StepTiming } from '@fileshift/converters/worker';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { ApiName } from '../http/api-of-request.js';
+import type { ApiName } from '../http-kit/api-of-request.js';
 import { pairClassOf } from './pair-class.js';
-import type { SettlementKind, SettlementOutcome } from './settlement-kind.js';
+import type { SettlementOutcome } from '@fileshift/x402-nest';
 
+/** What a settlement charged for (a paid route's kind; `other` for a route not yet named). */
+export type SettlementKind = 'detection_fee' | 'job_fee' | 'result' | 'other';
 export type FacilitatorOperation = 'verify' | 'settle' | 'supported';
 /** `unavailable`: it could not be asked or failed as a service (503 to the client); `invalid_payload`: it threw on a payment, refused as such. */
 export type FacilitatorErrorKind = 'unavailable' | 'invalid_payload';

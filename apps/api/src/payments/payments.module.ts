@@ -3,7 +3,7 @@ import { type SettlementOutcome, X402Module } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ServiceMetrics } from '../metrics/service-metrics.js';
-import { settlementKindOf } from '../metrics/settlement-kind.js';
+import { settlementKindOf } from './settlement-kind.js';
 import { PaymentLedgerRepository } from './payment-ledger.repository.js';
 import { PaymentRails } from './payment-rails.js';
 import { PaymentRailsModule } from './payment-rails.module.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PriceConfig } from '../config/app-config.js';
-import { formatUsdc, MAX_UPLOAD_BYTES, price, resultPrice, resultTierFor, STANDARD_TIER_MAX_BYTES, ZERO_PRICE } from './pricing.js';
+import { MAX_UPLOAD_BYTES } from '../config/upload-limit.js';
+import { formatUsdc, price, resultPrice, resultTierFor, STANDARD_TIER_MAX_BYTES, ZERO_PRICE } from './pricing.js';
 
 const prices: PriceConfig = { detectAtomic: 2000, jobAtomic: 2000, resultStandardAtomic: 20000, resultLargeAtomic: 40000 };
 

@@ -1,10 +1,10 @@
 import type { PriceConfig } from '../config/app-config.js';
+import { MAX_UPLOAD_BYTES } from '../config/upload-limit.js';
 
 /** Pure pricing rules of the x402 API. No I/O: tested directly. */
 
 export const USDC_DECIMALS = 6;
 export const STANDARD_TIER_MAX_BYTES = 10_485_760;
-export const MAX_UPLOAD_BYTES = 41_943_040;
 
 export type PricingRule = 'file_size_lte_10mb' | 'file_size_gt_10mb_lte_40mb';
 export type PricingTierName = 'standard' | 'large';

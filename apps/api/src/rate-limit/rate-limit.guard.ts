@@ -2,7 +2,7 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable, Logger } f
 import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
-import { apiOfPath, matchedRoutePattern, normalisedPath } from '../http/api-of-request.js';
+import { apiOfPath, matchedRoutePattern, normalisedPath } from '../http-kit/api-of-request.js';
 import { ServiceMetrics } from '../metrics/service-metrics.js';
 import { RateLimitError, RateLimitErrorCode } from './rate-limit.error.js';
 import { RateLimitStore } from './rate-limit.store.js';

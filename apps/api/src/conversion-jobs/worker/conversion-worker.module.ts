@@ -1,0 +1,32 @@
+import { Logger, Module } from '@nestjs/common';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/app-config.token.js';
+import { ConversionCatalogueModule } from '../../catalogue/conversion-catalogue.module.js';
+import { EngineHost } from './engine-host.service.js';
+import { PaymentLedgerModule } from '../../payments/payment-ledger.module.js';
+import { QueueModule } from '../../queue/queue.module.js';
+import { ConvertFileJob } from './convert-file.job.js';
+import { JobReconciler } from './job-reconciler.js';
+import { ConversionJobsModule } from '../conversion-jobs.module.js';
+import { ScratchSpace } from './scratch-space.js';
+
+/** The engines, the conversion job handler and the reconciler (worker role). */
+@Module({
+  imports: [ConversionJobsModule, ConversionCatalogueModule, QueueModule, PaymentLedgerModule],
+  providers: [
+    ConvertFileJob,
+    EngineHost,
+    JobReconciler,
+    {
+      provide: ScratchSpace,
+      inject: [APP_CONFIG],
+      useFactory: async (config: AppConfig) => {
+        const scratch = new ScratchSpace(config.scratchDir);
+        const swept = await scratch.sweepOrphans();
+        if (swept > 0) new Logger('ScratchSpace').log(`removed ${swept} scratch director${swept === 1 ? 'y' : 'ies'} of workers that no longer run`);
+        return scratch;
+      },
+    },
+  ],
+})
+export class ConversionWorkerModule {}

@@ -1,0 +1,189 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConversionError, type ConversionPlan } from '@fileshift/converters';
+import { runPlan } from '@fileshift/converters/worker';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/app-config.token.js';
+import { EngineHost } from './engine-host.service.js';
+import { ServiceMetrics } from '../../metrics/service-metrics.js';
+import { JobName, type JobPayloads } from '../../queue/job-contract.js';
+import type { JobContext } from '../../queue/job-handler-registry.js';
+import { OnJob } from '../../queue/on-job.decorator.js';
+import { RetryLaterError } from '../../queue/retry-later.error.js';
+import { FILE_STORAGE, type FileStorage, StoredFileMissingError } from '../../storage/file-storage.js';
+import type { ConversionJob } from '../conversion-job.entity.js';
+import { ConversionJobsRepository, type RunOutcome } from '../conversion-jobs.repository.js';
+import { engineClassOf } from '../conversion-queue.js';
+import { JobEndSignals } from '../job-end-signals.js';
+import { JobLease } from './job-lease.js';
+import { MAX_RUNS } from '../job-runs.js';
+import { jobBundleKey, jobInputKey, jobOutputKey } from '../job-storage-keys.js';
+import { zipFiles } from './zip-files.js';
+import { type ScratchDirectory, ScratchSpace } from './scratch-space.js';
+
+/** A job whose engines no engine here runs waits this long for a worker that has them. */
+const NO_ENGINE_HERE_DELAY_MS = 5000;
+
+/**
+ * Runs one conversion: queued → processing → done | failed, with the spec's failure types. The worker
+ * fetches the input into the job's own scratch directory, runs the job's plan there (its recorded plan,
+ * then this worker's fallbacks), puts the output file(s) into storage, and removes the scratch directory
+ * in every outcome.
+ */
+@Injectable()
+export class ConvertFileJob {
+  private readonly logger = new Logger(ConvertFileJob.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly jobs: ConversionJobsRepository,
+    private readonly engines: EngineHost,
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+    private readonly scratch: ScratchSpace,
+    private readonly ends: JobEndSignals,
+    private readonly metrics: ServiceMetrics,
+  ) {}
+
+  @OnJob(JobName.ConvertDocument, JobName.ConvertMedia, JobName.ConvertImage)
+  async handle({ jobId }: JobPayloads[JobName.ConvertDocument], context?: JobContext): Promise<{ status: string }> {
+    const acquired = await JobLease.acquire(this.jobs, jobId, this.config.jobCycle.leaseSeconds);
+    if (acquired.kind === 'busy') throw new RetryLaterError(acquired.retryInMs, 'another run holds the job');
+    if (acquired.kind !== 'held') return { status: acquired.kind };
+    const { lease, job } = acquired;
+    // The first run only: a retry's BullMQ job keeps its first enqueue time, so its wait would include the earlier runs.
+    if (context && job.attempts === 1) this.metrics.queueWaited(engineClassOf(job), (Date.now() - context.enqueuedAt) / 1000);
+    if (job.attempts > MAX_RUNS) return this.end(job, lease, { status: 'failed', failureType: 'provider_error', failureMessage: `The conversion was interrupted ${MAX_RUNS} times; it was given up.` });
+    const plans = this.plansFor(job);
+    if (plans.length === 0) {
+      await lease.release();
+      throw new RetryLaterError(NO_ENGINE_HERE_DELAY_MS, `no engine for ${job.detectedInputFormat} → ${job.targetFormat} runs on this worker`);
+    }
+
+    const written: string[] = [];
+    let outcome: RunOutcome;
+    try {
+      outcome = await this.convertInScratch(job, lease, plans, written);
+    } catch (error) {
+      if (lease.lost) return await this.giveUp(job, lease.lost, written);
+      const failure = toFailure(error);
+      if (failure.retryable && job.attempts < MAX_RUNS) {
+        await lease.release();
+        await this.deleteAll(written);
+        throw failure;
+      }
+      this.logger.warn(`job ${jobId} failed (${failure.failureType}): ${failure.diagnostics ?? failure.message}`);
+      await this.deleteAll(written);
+      outcome = { status: 'failed', failureType: failure.failureType, failureMessage: failure.message };
+    } finally {
+      await lease.stop();
+    }
+    if (await lease.finish(outcome)) {
+      this.countEnd(outcome);
+      await this.ends.announce(jobId);
+      return { status: outcome.status };
+    }
+    return this.giveUp(job, lease.lost ?? ((await this.jobs.find(jobId)) ? 'taken' : 'removed'), written);
+  }
+
+  /** The job's recorded plan when this worker runs all its engines, then this worker's own plans as fallbacks. */
+  private plansFor(job: ConversionJob): ConversionPlan[] {
+    const local = this.engines.localPlans(job.detectedInputFormat, job.targetFormat);
+    const runs = (plan: ConversionPlan) => plan.steps.every((step) => this.engines.runtimesById().has(step.engine));
+    const recorded = job.plan && runs(job.plan) ? [job.plan] : [];
+    return [...recorded, ...local.filter((plan) => !recorded.some((r) => sameSteps(r, plan)))];
+  }
+
+  /** The conversion in a scratch directory of its own, removed in every outcome. */
+  private async convertInScratch(job: ConversionJob, lease: JobLease, plans: ConversionPlan[], written: string[]): Promise<RunOutcome> {
+    const scratch = await this.scratch.open(job.id);
+    try {
+      const inputPath = scratch.file('input');
+      await pipeline(await this.storage.get(jobInputKey(job.id)), createWriteStream(inputPath), { signal: lease.signal });
+      const { files } = await this.engines.converting(() =>
+        runPlan(
+          {
+            plans,
+            inputPath,
+            workDir: scratch.path,
+            options: job.options,
+            signal: lease.signal,
+            onProgress: (percent) => lease.reportProgress(percent),
+            onStepEnd: (step) => this.metrics.conversionStepRan(step),
+          },
+          this.engines.runtimesById(),
+        ),
+      );
+      lease.signal.throwIfAborted();
+      return await this.putResults(job, files, scratch, written);
+    } finally {
+      await scratch.remove();
+    }
+  }
+
+  /**
+   * One output file is the result. Several (one per page) are what the key API lists, each under its own
+   * key; the x402 API sells one file, so there they are bundled as one ZIP instead.
+   */
+  private async putResults(job: ConversionJob, files: string[], scratch: ScratchDirectory, written: string[]): Promise<RunOutcome> {
+    const put = async (key: string, path: string) => {
+      written.push(key);
+      await this.storage.put(key, createReadStream(path));
+      return (await stat(path)).size;
+    };
+    if (files.length === 1) return { status: 'done', resultSizeBytes: await put(jobOutputKey(job.id, job.targetFormat), files[0]!), resultCount: 1 };
+    if (job.origin === 'x402') {
+      const bundle = scratch.file('result.zip');
+      await zipFiles(files.map((file, index) => ({ path: file, name: pageName(job, index + 1) })), bundle);
+      return { status: 'done', resultSizeBytes: await put(jobBundleKey(job.id), bundle), resultCount: files.length };
+    }
+    let total = 0;
+    for (const [index, file] of files.entries()) total += await put(jobOutputKey(job.id, job.targetFormat, index + 1), file);
+    return { status: 'done', resultSizeBytes: total, resultCount: files.length };
+  }
+
+  private async end(job: ConversionJob, lease: JobLease, outcome: RunOutcome): Promise<{ status: string }> {
+    if (await lease.finish(outcome)) {
+      this.countEnd(outcome);
+      await this.ends.announce(job.id);
+    }
+    return { status: outcome.status };
+  }
+
+  private countEnd(outcome: RunOutcome): void {
+    this.metrics.jobEnded(outcome.status, outcome.status === 'failed' ? outcome.failureType : undefined);
+  }
+
+  /**
+   * The run lost its job. Removed (DELETE, expiry): whatever this run put into storage goes too. Taken by
+   * another run: that run owns the result. Lease not renewable (database unreachable): try again later.
+   */
+  private async giveUp(job: ConversionJob, loss: NonNullable<JobLease['lost']>, written: string[]): Promise<{ status: string }> {
+    this.logger.log(`job ${job.id}: run stopped, lease ${loss}`);
+    if (loss === 'removed') await this.deleteAll(written);
+    if (loss === 'unrenewable') throw new RetryLaterError(this.config.jobCycle.leaseSeconds * 1000, 'the lease could not be renewed');
+    return { status: loss };
+  }
+
+  private async deleteAll(keys: string[]): Promise<void> {
+    await Promise.all(keys.map((key) => this.storage.delete(key)));
+  }
+}
+
+/** The name of a page inside the ZIP: the original file's name with the page number and the target's extension. */
+function pageName(job: ConversionJob, page: number): string {
+  const base = job.originalFilename.replace(/\.[^.]*$/, '') || 'file';
+  return `${base}-${String(page).padStart(3, '0')}.${job.targetFormat}`;
+}
+
+function sameSteps(a: ConversionPlan, b: ConversionPlan): boolean {
+  return a.steps.length === b.steps.length && a.steps.every((step, i) => step.engine === b.steps[i]!.engine && step.to === b.steps[i]!.to);
+}
+
+/** What a failed run means: the engines' own failures as they are; a vanished input is final; anything else (storage, database) is retried. */
+function toFailure(error: unknown): ConversionError {
+  if (error instanceof ConversionError) return error;
+  if (error instanceof StoredFileMissingError) return new ConversionError('provider_error', 'The uploaded file is no longer available.', false, error.message);
+  return new ConversionError('unknown', 'The conversion failed unexpectedly.', true, String(error));
+}

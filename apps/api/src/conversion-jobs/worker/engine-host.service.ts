@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { ConversionGraph, type ConversionPlan, ENGINE_DESCRIPTORS } from '@fileshift/converters';
+import { createEngineRuntimes, EngineSandbox, type EngineRuntime, probeEngines } from '@fileshift/converters/worker';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/app-config.token.js';
+import { ServiceMetrics } from '../../metrics/service-metrics.js';
+import { within } from '../../queue/within.js';
+import { CapabilityBoard, type WorkerSandbox } from '../../catalogue/capability-board.js';
+import { RunningCount } from './running-count.js';
+
+const PUBLISH_EVERY_MS = 10_000;
+const PUBLISH_TIMEOUT_MS = 3000;
+
+/**
+ * The engines of a worker process: their sandbox decided once at start (ENGINE_SANDBOX; `required` refuses to
+ * start where it cannot hold), probed once, warm pools started in the background (a conversion asked for
+ * meanwhile waits for them, nothing else does), their capabilities published for the API and renewed every 10 s,
+ * stopped with the process. What is missing is logged once, with the Debian packages that would add it.
+ */
+@Injectable()
+export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
+  private readonly logger = new Logger(EngineHost.name);
+  private readonly workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private runtimes: EngineRuntime[] = [];
+  private available = new Map<string, EngineRuntime>();
+  private versions: Record<string, string | undefined> = {};
+  private graph = new ConversionGraph([]);
+  private sandbox?: WorkerSandbox;
+  private readonly conversions = new RunningCount();
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly board: CapabilityBoard,
+    private readonly metrics: ServiceMetrics,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { poolSize, maxConversionsPerInstance } = this.config.workers.libreoffice;
+    const { scratchDir, enginesDir } = this.config;
+    // Searchable, not listable: a sandbox's user started outside (own-user-namespace) walks to the one directory it is
+    // given. The sandbox's start-up trial runs in each, so a parent it cannot walk through is found now, not per job.
+    for (const dir of [scratchDir, enginesDir]) {
+      await mkdir(dir, { recursive: true });
+      await chmod(dir, 0o711);
+    }
+    const sandbox = await EngineSandbox.start(this.config.workers.sandbox, { workRoots: [scratchDir, enginesDir] });
+    const { status } = sandbox;
+    this.sandbox = { setting: status.setting, sandboxed: status.sandboxed, identity: status.identity, description: status.description };
+    // Every layer holds: said once; anything less (auto on a machine that allows less, or off by choice): a warning at every start.
+    if (status.sandboxed && status.layers.seccomp && status.layers.separateUser) this.logger.log(status.description);
+    else this.logger.warn(status.description);
+    this.metrics.engineSandbox(this.sandbox);
+    this.runtimes = await createEngineRuntimes({
+      sandbox,
+      workRoot: enginesDir,
+      nodeHost: { size: this.config.workers.nodeHostPoolSize },
+      libreoffice: {
+        size: poolSize,
+        maxConversionsPerInstance,
+        log: (level, message) => (level === 'warn' ? this.logger.warn(`libreoffice: ${message}`) : this.logger.log(`libreoffice: ${message}`)),
+        onInstanceReplaced: (reason) => this.metrics.poolInstanceReplaced('libreoffice', reason),
+      },
+    });
+    const probed = await probeEngines(this.runtimes);
+    this.available = probed.available;
+    this.versions = probed.versions;
+    this.graph = new ConversionGraph(ENGINE_DESCRIPTORS.filter((descriptor) => probed.available.has(descriptor.id)));
+    for (const missing of probed.missing) {
+      const hint = missing.debianPackages.length > 0 ? `; to add it: apt-get install ${missing.debianPackages.join(' ')}` : '';
+      this.logger.warn(`engine ${missing.id} is not available here (${missing.problem})${hint}`);
+    }
+    this.logger.log(`engines: ${[...this.available.keys()].map((id) => `${id}${this.versions[id] ? ` (${this.versions[id]})` : ''}`).join(', ') || 'none'}`);
+    // Warm pools of the engine classes this worker serves start in the background; nothing waits for them.
+    for (const runtime of this.available.values()) {
+      if (!this.config.workers.queues.includes(runtime.descriptor.engineClass)) continue;
+      void runtime.start?.().catch((error: unknown) => this.logger.error(`engine ${runtime.descriptor.id} failed to start: ${(error as Error).message}`));
+    }
+    await this.publish();
+    this.timer = setInterval(() => void this.publish(), PUBLISH_EVERY_MS).unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    await within(this.board.withdraw(this.workerId), PUBLISH_TIMEOUT_MS, 'Redis').catch(() => undefined);
+  }
+
+  /**
+   * The engines stop last: the queue's workers close in this same phase, finishing their running jobs, and every
+   * engine is a process of its own now (a sandbox) that a stop would kill mid-conversion. So the conversions under
+   * way end first.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    await this.conversions.idle();
+    await Promise.all(this.runtimes.map((runtime) => runtime.stop?.().catch(() => undefined)));
+  }
+
+  /** Runs a conversion on this worker's engines, counted so that a shutdown lets it end before the engines stop. */
+  converting<T>(conversion: () => Promise<T>): Promise<T> {
+    return this.conversions.run(conversion);
+  }
+
+  /** The runtimes of the engines present here, by engine id. */
+  runtimesById(): ReadonlyMap<string, EngineRuntime> {
+    return this.available;
+  }
+
+  /** The plans this worker could run itself, cheapest first (fallbacks of a job's recorded plan). */
+  localPlans(from: string, to: string): ConversionPlan[] {
+    return this.graph.plans(from, to);
+  }
+
+  private async publish(): Promise<void> {
+    const capabilities = {
+      workerId: this.workerId,
+      host: hostname(),
+      pid: process.pid,
+      engines: [...this.available.keys()],
+      versions: this.versions,
+      queues: this.config.workers.queues,
+      sandbox: this.sandbox,
+      seenAt: Date.now(),
+    };
+    await within(this.board.publish(capabilities), PUBLISH_TIMEOUT_MS, 'Redis').catch((error: unknown) =>
+      this.logger.warn(`capabilities not published (retried in ${PUBLISH_EVERY_MS / 1000} s): ${(error as Error).message}`),
+    );
+  }
+}

@@ -1,0 +1,122 @@
+import { Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Paid, Payment, type RoutePayment } from '@fileshift/x402-nest';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
+import { publicBaseUrl } from '../http-kit/public-base-url.js';
+import { ApiErrors, ApiJsonResponse, POLL_HEADERS } from '../http-kit/api-docs.decorators.js';
+import { schemaRef } from '../http-kit/api-schema-registry.js';
+import { X402Api } from './x402-errors.js';
+import type { ConversionJob } from '../conversion-jobs/conversion-job.entity.js';
+import { ConversionRequestService } from './conversion-request.service.js';
+import { type ConversionJobAccepted, ConversionJobAcceptedSchema, CreateConversionJobRequestSchema, DeleteJobResponseSchema } from './convert-file.schemas.js';
+import { JOB_ID_PATTERN } from '../conversion-jobs/job-id.js';
+import { JobLookup } from './job-lookup.service.js';
+import { JobRemovalService } from '../conversion-jobs/job-removal.service.js';
+import { type JobStatusBody, JobStatusSchema } from './job-status.schemas.js';
+import { jobStatusView, retryAfterSeconds } from './job-status-view.js';
+import { CREATE_JOB_OPERATION, PURCHASE_RESULT_OPERATION } from '../payments/paid-operations.js';
+import { ResultPurchaseService } from './result-purchase.service.js';
+import { type PurchasedConversionResult, PurchasedConversionResultSchema } from './result.schemas.js';
+import { UploadReader } from '../http-kit/upload-reader.js';
+
+@ApiTags('x402')
+@X402Api()
+@Controller('api/x402/v1/convert-file')
+export class ConvertFileController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly requests: ConversionRequestService,
+    private readonly uploads: UploadReader,
+    private readonly lookup: JobLookup,
+    private readonly results: ResultPurchaseService,
+    private readonly removal: JobRemovalService,
+  ) {}
+
+  @Post()
+  @HttpCode(202)
+  @Paid({ name: CREATE_JOB_OPERATION, description: 'Upload a file and start an asynchronous conversion job.' })
+  @ApiOperation({
+    operationId: CREATE_JOB_OPERATION,
+    summary: 'Start a conversion job (paid: job creation fee, non-refundable).',
+    description:
+      'The upload is validated (size, size_bytes, target_format, and the evidence rule: the first bytes must show a format an engine here reads, ' +
+      'with a conversion path to the target) before the payment challenge: a request that cannot succeed is refused with 422 and never charged. ' +
+      'A target_format that is unknown, or that the file cannot be converted to, is refused with error.details.valid_targets: the target ids of the ' +
+      'format the bytes show (error.details.source_format), or every target id when they show none; aliases such as jpeg or tif are accepted. ' +
+      'With the same Idempotency-Key and the same parameters the existing job is returned and no fee is charged again.',
+  })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: schemaRef(CreateConversionJobRequestSchema) as never, required: true })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: '8..128 printable characters; prevents duplicate jobs and fees on retry.' })
+  @ApiJsonResponse(202, ConversionJobAcceptedSchema, 'Job accepted; poll status_url. Retry-After suggests when.', POLL_HEADERS)
+  @ApiErrors(400, 409, 413, 415, 422, 429, 500, 503)
+  async create(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Payment() payment: RoutePayment,
+  ): Promise<ConversionJobAccepted> {
+    const { jobId, storageKey } = this.requests.newUploadTarget();
+    const upload = await this.uploads.read(request, { storageKey });
+    const { job, reused } = await this.requests.request({ jobId, upload, idempotencyKey }, payment);
+    return this.accepted(job, request, reply, reused ? 'Existing job for this Idempotency-Key; no new fee was charged.' : undefined);
+  }
+
+  @Get(':job_id/status')
+  @ApiOperation({ operationId: 'getConversionJobStatus', summary: 'Job status (free; the job id is the access key).' })
+  @ApiParam({ name: 'job_id', schema: { type: 'string', pattern: JOB_ID_PATTERN.source } })
+  @ApiResponse({
+    status: 200,
+    description: 'Processing, done or failed.',
+    content: { 'application/json': { schema: schemaRef(JobStatusSchema) as never } },
+    headers: POLL_HEADERS as never,
+  })
+  @ApiErrors(400, 404, 410, 429, 500)
+  async status(@Param('job_id') jobId: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<JobStatusBody> {
+    const job = await this.lookup.live(jobId);
+    const view = jobStatusView(job, { baseUrl: publicBaseUrl(this.config, request), prices: this.config.prices });
+    if ('retry_after_seconds' in view) reply.header('Retry-After', String(view.retry_after_seconds));
+    reply.header('Cache-Control', 'no-store');
+    return view;
+  }
+
+  @Get(':job_id/result')
+  @Paid({ name: PURCHASE_RESULT_OPERATION, description: 'Buy the result of a finished conversion; returns a download URL valid for one hour.' })
+  @ApiOperation({
+    operationId: PURCHASE_RESULT_OPERATION,
+    summary: 'Buy a finished result (paid: dynamic price by uploaded size, 0.02 or 0.04 USDC).',
+    description:
+      '409 result_not_ready while queued or processing; 409 conversion_failed when the job failed; 410 when the result is no longer stored ' +
+      '(nothing is charged in each case). Once bought, later calls return a download URL again without charging.',
+  })
+  @ApiParam({ name: 'job_id', schema: { type: 'string', pattern: JOB_ID_PATTERN.source } })
+  @ApiJsonResponse(200, PurchasedConversionResultSchema, 'The result is paid; download_url is valid for one hour.')
+  @ApiErrors(400, 404, 409, 410, 429, 500, 503)
+  result(@Param('job_id') jobId: string, @Req() request: FastifyRequest, @Payment() payment: RoutePayment): Promise<PurchasedConversionResult> {
+    return this.results.purchase(jobId, payment, publicBaseUrl(this.config, request));
+  }
+
+  @Delete(':job_id/delete')
+  @ApiOperation({ operationId: 'deleteConversionJob', summary: 'Delete the job, its input and its result now (free; the job id is the access key). A running conversion is stopped.' })
+  @ApiParam({ name: 'job_id', schema: { type: 'string', pattern: JOB_ID_PATTERN.source } })
+  @ApiJsonResponse(200, DeleteJobResponseSchema, 'Deleted. Later calls for this job answer 410.')
+  @ApiErrors(400, 404, 410, 429, 500)
+  async delete(@Param('job_id') jobId: string): Promise<{ success: boolean; message: string }> {
+    await this.removal.remove(await this.lookup.live(jobId), 'deleted');
+    return { success: true, message: 'The job, its uploaded file and its result were deleted.' };
+  }
+
+  private accepted(job: ConversionJob, request: FastifyRequest, reply: FastifyReply, message?: string): ConversionJobAccepted {
+    const retryAfter = retryAfterSeconds(job);
+    reply.header('Retry-After', String(retryAfter));
+    return {
+      job_id: job.id,
+      status: 'processing',
+      status_url: `${publicBaseUrl(this.config, request)}/api/x402/v1/convert-file/${job.id}/status`,
+      retry_after_seconds: retryAfter,
+      message: message ?? `Converting ${job.detectedInputFormat} to ${job.targetFormat}.`,
+    };
+  }
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { apiSchema } from '../http-kit/api-schema-registry.js';
+import { fileNameField } from '../http-kit/file-name.js';
+import { MAX_UPLOAD_BYTES } from '../config/upload-limit.js';
+
+export const CreateConversionJobFieldsSchema = z.object({
+  target_format: z.string().min(1).max(20).regex(/^[A-Za-z0-9]+$/, 'letters and digits only, without a dot').transform((v) => v.toLowerCase()),
+  filename: fileNameField(),
+  created_at: z.iso.datetime({ offset: true }),
+  size_bytes: z.coerce.number().int().min(1).max(MAX_UPLOAD_BYTES),
+  options: z.string().max(4096).optional(),
+});
+
+export const CreateConversionJobRequestSchema = apiSchema(
+  'CreateConversionJobRequest',
+  z.object({
+    file: z.string().meta({ format: 'binary', description: 'The file, sent as application/octet-stream (binary part).' }),
+    target_format: z.string().min(1).max(20).describe('Output format without a dot, e.g. webp, mp3.'),
+    filename: fileNameField().describe('Original file name: a hint for detection. No control characters.'),
+    created_at: z.string().describe('File creation time, RFC 3339: a detection hint.'),
+    size_bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES).describe('Must equal the bytes uploaded.'),
+    options: z
+      .string()
+      .max(4096)
+      .optional()
+      .describe('Optional: a JSON object of ConversionOptions, e.g. {"quality": 80, "width": 800}. Options that do not apply to this conversion are refused with 422 before any payment.'),
+  }),
+  'multipart/form-data parts of POST /api/x402/v1/convert-file.',
+);
+
+export const ConversionJobAcceptedSchema = apiSchema(
+  'ConversionJobAccepted',
+  z.object({
+    job_id: z.string(),
+    status: z.literal('processing'),
+    status_url: z.string().url(),
+    retry_after_seconds: z.number().int().min(1),
+    message: z.string().optional(),
+  }),
+);
+
+/** Idempotency-Key: 8..128 printable ASCII characters. */
+export const IdempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{8,128}$/, 'must be 8..128 printable characters').optional();
+
+export type CreateConversionJobFields = z.infer<typeof CreateConversionJobFieldsSchema>;
+export type ConversionJobAccepted = z.infer<typeof ConversionJobAcceptedSchema>;
+
+export const DeleteJobResponseSchema = apiSchema('DeleteJobResponse', z.object({ success: z.boolean(), message: z.string() }));

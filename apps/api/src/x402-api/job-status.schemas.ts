@@ -1,0 +1,49 @@
+import { FAILURE_TYPES } from '@fileshift/converters';
+import { z } from 'zod';
+import { apiSchema } from '../http-kit/api-schema-registry.js';
+import { PriceSchema, ResultPriceSchema } from '../payments/price.schemas.js';
+
+export const JobProcessingSchema = apiSchema(
+  'JobStatusProcessing',
+  z.object({
+    job_id: z.string(),
+    status: z.enum(['queued', 'processing']),
+    result_available: z.literal(false),
+    retry_after_seconds: z.number().int().min(1),
+    progress_percent: z.number().int().min(0).max(99).optional(),
+    message: z.string().optional(),
+  }),
+);
+
+export const JobDoneSchema = apiSchema(
+  'JobStatusDone',
+  z.object({
+    job_id: z.string(),
+    status: z.literal('done'),
+    input_file_size_bytes: z.number().int().min(1).max(41_943_040),
+    result_available: z.literal(true),
+    result_requires_payment: z.literal(true),
+    price_for_result: ResultPriceSchema,
+    result_url: z.string().url(),
+    detected_input_format: z.string().optional(),
+    target_format: z.string().optional(),
+    price_expires_at: z.string().optional(),
+    result_expires_at: z.string().optional(),
+  }),
+);
+
+export const JobFailedSchema = apiSchema(
+  'JobStatusFailed',
+  z.object({
+    job_id: z.string(),
+    status: z.literal('failed'),
+    failure_type: z.enum(FAILURE_TYPES),
+    result_available: z.literal(false),
+    charged_amount: PriceSchema.optional(),
+    message: z.string().optional(),
+  }),
+);
+
+export const JobStatusSchema = apiSchema('JobStatus', z.union([JobProcessingSchema, JobDoneSchema, JobFailedSchema]), 'One of the three status shapes.');
+
+export type JobStatusBody = z.infer<typeof JobStatusSchema>;

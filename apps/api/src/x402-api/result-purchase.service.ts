@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AFTER_SETTLEMENT_RETRIES, type PaymentReceipt, type RoutePayment, withRetries } from '@fileshift/x402-nest';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
+import { PaymentLedgerRepository } from '../payments/payment-ledger.repository.js';
+import { price, resultTierFor } from '../payments/pricing.js';
+import type { ConversionJob } from '../conversion-jobs/conversion-job.entity.js';
+import { ConversionJobsRepository } from '../conversion-jobs/conversion-jobs.repository.js';
+import { JobError, JobErrorCode } from './job.error.js';
+import { JobLookup } from './job-lookup.service.js';
+import { PURCHASE_RESULT_OPERATION } from '../payments/paid-operations.js';
+import { bundledResult } from '../conversion-jobs/result-download.js';
+import { ResultFiles } from '../conversion-jobs/result-files.service.js';
+import type { PurchasedConversionResult } from './result.schemas.js';
+
+export const DOWNLOAD_VALIDITY_MS = 3600 * 1000;
+
+/** Selling a finished result once, and handing out download URLs for it. */
+@Injectable()
+export class ResultPurchaseService {
+  private readonly logger = new Logger(ResultPurchaseService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly lookup: JobLookup,
+    private readonly jobs: ConversionJobsRepository,
+    private readonly ledger: PaymentLedgerRepository,
+    private readonly results: ResultFiles,
+  ) {}
+
+  async purchase(jobId: string, payment: RoutePayment, baseUrl: string): Promise<PurchasedConversionResult> {
+    const job = await this.lookup.live(jobId);
+    // Bought before: the URL again, free.
+    if (job.resultPurchase === 'paid') return this.deliver(job, baseUrl);
+    // Nothing is sold that cannot be delivered: refused before the challenge.
+    const priceAtomic = await this.priceOf(job);
+    const paid = await payment.collect(priceAtomic, job.id);
+    // Only one purchase of a result settles; the others are told to come back for the URL.
+    if (!(await this.jobs.claimPurchase(job.id))) {
+      await paid.release('purchase_in_progress');
+      throw inProgress();
+    }
+    let receipt: PaymentReceipt;
+    try {
+      receipt = await paid.settle();
+    } catch (error) {
+      await this.jobs.releasePurchase(job.id);
+      throw error;
+    }
+    return this.deliver(job, baseUrl, receipt);
+  }
+
+  /** 409 or 410 unless the job is done and its result still stored; the price of the result otherwise. */
+  private async priceOf(job: ConversionJob): Promise<number> {
+    if (job.status === 'failed') throw new JobError(JobErrorCode.ConversionFailed, 'The conversion failed; there is no result to buy.', { failure_type: job.failureType });
+    if (job.status !== 'done') throw new JobError(JobErrorCode.ResultNotReady, 'The conversion is not finished yet; poll the status URL.');
+    if (job.resultPurchase === 'buying') throw inProgress();
+    if (!(await this.results.exists(bundledResult(job)))) throw new JobError(JobErrorCode.ResultMissing, 'The result is no longer stored; nothing was charged.');
+    return resultTierFor(job.inputSizeBytes, this.config.prices).atomic;
+  }
+
+  /**
+   * Marks the result paid (after settlement: retried through a short outage, the money moved) or renews
+   * an expired download URL, and describes it with the payment's receipt: the one just settled, or for a
+   * later call the one in the ledger.
+   */
+  private async deliver(job: ConversionJob, baseUrl: string, settled?: PaymentReceipt): Promise<PurchasedConversionResult> {
+    const receipt = settled ?? (await this.ledger.settledReceipt(PURCHASE_RESULT_OPERATION, job.id));
+    let token = job.downloadToken;
+    let expiresAt = job.downloadExpiresAt;
+    if (!token || !expiresAt || expiresAt.getTime() <= Date.now()) {
+      token = randomBytes(24).toString('base64url');
+      expiresAt = new Date(Math.min(Date.now() + DOWNLOAD_VALIDITY_MS, job.expiresAt.getTime()));
+    }
+    const delivered = bundledResult(job);
+    await withRetries(() => this.jobs.markPurchased(job.id, { token, expiresAt }), {
+      ...(settled ? AFTER_SETTLEMENT_RETRIES : { attempts: 1, firstDelayMs: 0, maxDelayMs: 0 }),
+      onRetry: (error) => this.logger.warn(`recording the purchase of job ${job.id} failed; retrying: ${String(error)}`),
+    });
+    return {
+      job_id: job.id,
+      status: 'paid',
+      download_url: `${baseUrl}/api/x402/v1/download/${token}.${delivered.extension}`,
+      filename: delivered.filename,
+      mime_type: delivered.mimeType,
+      result_size_bytes: job.resultSizeBytes ?? 0,
+      ...(receipt
+        ? {
+            payment: {
+              protocol: 'x402' as const,
+              scheme: 'exact' as const,
+              network: receipt.network,
+              amount: price(Number(receipt.amountAtomic), receipt.network),
+              tx_hash: receipt.txHash,
+              settled_at: receipt.settledAt.toISOString(),
+            },
+          }
+        : {}),
+    };
+  }
+}
+
+const inProgress = () => new JobError(JobErrorCode.PurchaseInProgress, 'Another purchase of this result is being settled; retry to receive the download URL.');

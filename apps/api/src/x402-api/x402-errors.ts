@@ -1,0 +1,51 @@
+import { DomainError } from '../errors/domain-error.js';
+import { RequestValidationErrorCode } from '../errors/request-validation.error.js';
+import { ConversionRequestErrorCode } from '../conversion-jobs/conversion-start.error.js';
+import { JobErrorCode } from './job.error.js';
+import { UploadErrorCode } from '../http-kit/upload.error.js';
+import { RateLimitErrorCode } from '../rate-limit/rate-limit.error.js';
+import { ApiErrorCode } from '../http-kit/api-error.exception.js';
+import type { PublicError } from '../http-kit/error-body.js';
+import { answersErrorsAs } from '../http-kit/http-exception.filter.js';
+import { toPublicError } from '../http-kit/to-public-error.js';
+
+/** Every domain error code an x402 route can meet. */
+type X402DomainCode = RequestValidationErrorCode | UploadErrorCode | ConversionRequestErrorCode | JobErrorCode | RateLimitErrorCode;
+
+/** The x402 API's status and public `error.code` of each domain error (spec: x402-api.md, Errors). */
+const X402_ERRORS: Record<X402DomainCode, [status: number, code: string]> = {
+  [RequestValidationErrorCode.InvalidFields]: [422, ApiErrorCode.ValidationError],
+  [UploadErrorCode.NotMultipart]: [415, ApiErrorCode.UnsupportedMediaType],
+  [UploadErrorCode.Malformed]: [400, ApiErrorCode.BadRequest],
+  [UploadErrorCode.TooLarge]: [413, ApiErrorCode.PayloadTooLarge],
+  [UploadErrorCode.MissingFile]: [422, ApiErrorCode.ValidationError],
+  [UploadErrorCode.EmptyFile]: [422, ApiErrorCode.ValidationError],
+  [ConversionRequestErrorCode.UnreadableInput]: [422, ApiErrorCode.ValidationError],
+  [ConversionRequestErrorCode.NoConversionPath]: [422, ApiErrorCode.ValidationError],
+  [ConversionRequestErrorCode.IdempotencyKeyReused]: [409, ApiErrorCode.Conflict],
+  [ConversionRequestErrorCode.IdempotencyKeyBusy]: [409, ApiErrorCode.Conflict],
+  [JobErrorCode.InvalidJobId]: [400, ApiErrorCode.BadRequest],
+  [JobErrorCode.NotFound]: [404, ApiErrorCode.NotFound],
+  [JobErrorCode.Deleted]: [410, ApiErrorCode.Gone],
+  [JobErrorCode.Expired]: [410, ApiErrorCode.Gone],
+  [JobErrorCode.ResultNotReady]: [409, 'result_not_ready'],
+  [JobErrorCode.ConversionFailed]: [409, 'conversion_failed'],
+  [JobErrorCode.PurchaseInProgress]: [409, ApiErrorCode.Conflict],
+  [JobErrorCode.DownloadNotFound]: [404, ApiErrorCode.NotFound],
+  [JobErrorCode.DownloadExpired]: [410, ApiErrorCode.Gone],
+  [JobErrorCode.ResultMissing]: [410, ApiErrorCode.Gone],
+  [RateLimitErrorCode.TooManyRequests]: [429, ApiErrorCode.RateLimited],
+  [RateLimitErrorCode.DailyQuotaExceeded]: [429, ApiErrorCode.RateLimited],
+};
+
+/** What an x402 client sees of anything thrown: domain errors by the table, the rest by their generic mapping. */
+export function x402PublicError(exception: unknown): PublicError {
+  if (exception instanceof DomainError && Object.hasOwn(X402_ERRORS, exception.code)) {
+    const [status, code] = X402_ERRORS[exception.code as X402DomainCode];
+    return { status, code, message: exception.message, details: exception.details, retryAfterSeconds: exception.retryAfterSeconds };
+  }
+  return toPublicError(exception);
+}
+
+/** On every x402 controller: its errors in the x402 API's statuses and ErrorResponse shape. */
+export const X402Api = () => answersErrorsAs('x402', x402PublicError);
