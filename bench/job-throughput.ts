@@ -15,9 +15,10 @@ import { Queue } from 'bullmq';
 import pg from 'pg';
 import sharp from 'sharp';
 import { loadConfig } from '../apps/api/dist/config/app-config.js';
-import { CONVERT_JOB_OPTIONS } from '../apps/api/dist/jobs/job-runs.js';
-import { jobInputKey } from '../apps/api/dist/jobs/job-storage-keys.js';
+import { CONVERT_JOB_OPTIONS } from '../apps/api/dist/conversion-jobs/job-runs.js';
+import { jobInputKey } from '../apps/api/dist/conversion-jobs/job-storage-keys.js';
 import { createFileStorage } from '../apps/api/dist/storage/create-file-storage.js';
+import { ConversionGraph, ENGINE_DESCRIPTORS } from '@fileshift/converters';
 import { createBenchDatabase } from './support/database.js';
 import { type BuiltService, spawnBuiltService } from './support/service.js';
 
@@ -36,13 +37,16 @@ const deploymentId = (await db.query('SELECT id FROM deployment_identity')).rows
 const bigPng = await sharp({ create: { width: 700, height: 500, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png({ compressionLevel: 1 }).toBuffer();
 const smallPng = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#36c' } }).png().toBuffer();
 
+/** The plan the API would record (jobs go in here without the API). */
+const PNG_TO_WEBP = JSON.stringify(new ConversionGraph(ENGINE_DESCRIPTORS).plan('png', 'webp'));
+
 async function submit(input: Buffer): Promise<string> {
   const id = `job_${randomBytes(24).toString('base64url')}`;
   await storage.put(jobInputKey(id), Readable.from([input]));
   await db.query(
-    `INSERT INTO conversion_jobs (id, status, original_filename, file_created_at, input_size_bytes, input_sha256, detected_input_format, target_format, engine_class, options, request_fingerprint, expires_at)
-     VALUES ($1, 'queued', 'a.png', now(), $2, 'x', 'png', 'webp', 'images', '{}', 'x', now() + interval '1 day')`,
-    [id, input.length],
+    `INSERT INTO conversion_jobs (id, status, original_filename, file_created_at, input_size_bytes, input_sha256, detected_input_format, target_format, plan, fallback_plans, engine_class, options, delivery, request_fingerprint, expires_at)
+     VALUES ($1, 'queued', 'a.png', now(), $2, 'x', 'png', 'webp', $3, '[]', 'images', '{}', 'parts', 'x', now() + interval '1 day')`,
+    [id, input.length, PNG_TO_WEBP],
   );
   await queue.add('conversion.convert-image', { deploymentId, payload: { jobId: id } }, { jobId: id, ...CONVERT_JOB_OPTIONS });
   return id;

@@ -7,19 +7,20 @@ import { JobHandlerRegistry } from './queue/job-handler-registry.js';
 import { QueueName } from './queue/job-contract.js';
 import { createQueueProcessor } from './queue/queue-processor.factory.js';
 import { QueueModule } from './queue/queue.module.js';
+import { PurchaseReconcilerModule } from './x402-api/result-purchases.module.js';
 
 const QUEUE_OF_CLASS = { documents: QueueName.Documents, media: QueueName.Media, images: QueueName.Images } as const;
 
 /**
  * Everything a worker process runs: the maintenance queue, the conversion queues of the engine classes
- * it serves (WORKER_QUEUES) with their concurrency, and the modules that hold job handlers.
+ * it serves (WORKER_QUEUES) with their concurrency, the modules that hold job handlers, and the reconcilers.
  */
 @Module({})
 export class WorkerModule {
   static forConfig(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [DiscoveryModule, QueueModule, MaintenanceModule, ConversionWorkerModule],
+      imports: [DiscoveryModule, QueueModule, MaintenanceModule, ConversionWorkerModule, PurchaseReconcilerModule],
       providers: [
         JobHandlerRegistry,
         createQueueProcessor(QueueName.Maintenance, 1),

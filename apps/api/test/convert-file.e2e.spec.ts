@@ -274,7 +274,7 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
     expect((await fetch(bought.download_url)).status).toBe(200);
 
     const db = t.app.get(DataSource);
-    await db.query(`UPDATE conversion_jobs SET download_expires_at = now() - interval '1 second' WHERE id = $1`, [jobId]);
+    await db.query(`UPDATE x402_result_purchases SET download_expires_at = now() - interval '1 second' WHERE job_id = $1`, [jobId]);
     expect((await fetch(bought.download_url)).status).toBe(410);
     const renewed = (await (await fetch(done.result_url as string)).json()) as { download_url: string };
     expect(renewed.download_url).not.toBe(bought.download_url);

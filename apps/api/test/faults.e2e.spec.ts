@@ -291,7 +291,7 @@ describe('paid jobs survive faults: every job ends, every fee settles once, noth
       for (const fee of fees) expect(jobIds.has(fee.job_id) || deleted.has(fee.job_id), `fee of ${fee.job_id}`).toBe(true);
       const results = (await deployment.db.query(
         `SELECT j.id, (SELECT count(*)::int FROM payment_records p WHERE p.job_id = j.id AND p.endpoint = 'purchaseConversionResult' AND p.status = 'settled') AS n
-           FROM conversion_jobs j WHERE j.result_purchase = 'paid'`,
+           FROM conversion_jobs j JOIN x402_result_purchases r ON r.job_id = j.id WHERE r.state = 'paid'`,
       )).rows as Array<{ id: string; n: number }>;
       for (const result of results) expect(result.n, `settlement of the result of ${result.id}`).toBe(1);
       const txs = (await deployment.db.query(`SELECT tx_hash, amount_atomic FROM payment_records WHERE status = 'settled'`)).rows as Array<{ tx_hash: `0x${string}`; amount_atomic: string }>;
@@ -322,7 +322,7 @@ describe('paid jobs survive faults: every job ends, every fee settles once, noth
 
   /** How many of the jobs were claimed by more than one run (a run of the killed worker, then one of the new). */
   async function claimedTwice(deployment: Deployment, jobIds: string[]): Promise<number> {
-    return (await deployment.db.query('SELECT count(*)::int AS n FROM conversion_jobs WHERE id = ANY($1) AND attempts > 1', [jobIds])).rows[0].n as number;
+    return (await deployment.db.query('SELECT count(*)::int AS n FROM job_leases WHERE job_id = ANY($1) AND runs > 1', [jobIds])).rows[0].n as number;
   }
 
   /** Engine processes whose command line names the job (its scratch directory does). */

@@ -51,9 +51,31 @@ function cycles(graph: Map<string, Map<string, string>>): string[] {
   return found;
 }
 
+/** What the rest of the service may import of the conversion-jobs core: its service, module, record, errors and pure naming rules. */
+const CORE_PUBLIC = ['conversion-jobs.service.ts', 'conversion-jobs.module.ts', 'conversion-job.entity.ts', 'conversion-start.error.ts', 'job-id.ts', 'result-files.ts'].map(
+  (file) => `conversion-jobs/${file}`,
+);
+
+/** Imports of the core's inner files from outside it (the app's composition root, which lists entities and modules, aside). */
+function coreInternalsReached(): string[] {
+  return sourceFiles()
+    .filter((file) => !['.', 'conversion-jobs'].includes(folderOf(file).split('/')[0]!))
+    .flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/from\s*'(\.{1,2}\/[^']+)'/g)]
+        .map(([, specifier]) => relative(SRC, resolve(dirname(file), specifier!)).replace(/\.js$/, '.ts'))
+        .filter((target) => target.startsWith('conversion-jobs/') && !CORE_PUBLIC.includes(target))
+        .map((target) => `${relative(SRC, file)} imports ${target}`),
+    );
+}
+
 describe('the layout of apps/api/src', () => {
   it('has folders that import only folders below them: no import cycle between folders', () => {
     expect(cycles(folderImports())).toEqual([]);
+  });
+
+  it('has the APIs and maintenance reach the conversion-jobs core through its public files only', () => {
+    expect(coreInternalsReached()).toEqual([]);
+    expect(sourceFiles().some((file) => readFileSync(file, 'utf8').includes("'../conversion-jobs/conversion-jobs.service.js'"))).toBe(true);
   });
 
   it('finds the cycles it is meant to find (the check itself)', () => {

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import pg from 'pg';
+import { ConversionGraph, ENGINE_DESCRIPTORS } from '@fileshift/converters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newJobId } from '../src/conversion-jobs/job-id.js';
 import { jobInputKey } from '../src/conversion-jobs/job-storage-keys.js';
@@ -38,9 +39,9 @@ describe('a worker killed in the middle of a job', () => {
     const wav = execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1200', '-ar', '22050', '-ac', '1', '-f', 'wav', 'pipe:1'], { maxBuffer: 200 * 1024 * 1024 });
     await createFileStorage(environment.config()).put(jobInputKey(jobId), Readable.from([wav]));
     await db.query(
-      `INSERT INTO conversion_jobs (id, status, original_filename, file_created_at, input_size_bytes, input_sha256, detected_input_format, target_format, engine_class, options, request_fingerprint, expires_at)
-       VALUES ($1, 'queued', 'long.wav', now(), $2, 'x', 'wav', 'flac', 'media', '{}', 'x', now() + interval '1 day')`,
-      [jobId, wav.length],
+      `INSERT INTO conversion_jobs (id, status, original_filename, file_created_at, input_size_bytes, input_sha256, detected_input_format, target_format, plan, fallback_plans, engine_class, options, delivery, request_fingerprint, expires_at)
+       VALUES ($1, 'queued', 'long.wav', now(), $2, 'x', 'wav', 'flac', $3, '[]', 'media', '{}', 'parts', 'x', now() + interval '1 day')`,
+      [jobId, wav.length, JSON.stringify(new ConversionGraph(ENGINE_DESCRIPTORS).plan('wav', 'flac'))],
     );
     const target = { redisUrl: environment.variables.REDIS_URL!, prefix: environment.variables.QUEUE_PREFIX!, databaseUrl: environment.variables.DATABASE_URL! };
     await enqueueFor(target, JobName.ConvertMedia, { jobId }, { jobId, ...CONVERT_JOB_OPTIONS });

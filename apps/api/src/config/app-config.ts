@@ -46,7 +46,7 @@ const url = (protocols: string[]) =>
       message: `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`,
     });
 
-/** Every environment variable the service reads. The README's configuration table mirrors it. */
+/** Every environment variable the service reads. docs/configuration.md mirrors it. */
 export const environmentSchema = z.object({
   /** Read for one rule only: `production` refuses dev payments. */
   NODE_ENV: z.string().min(1).optional(),
@@ -166,7 +166,7 @@ export interface AppConfig {
   version: string;
 }
 
-/** The Prometheus endpoint: served only when a token is configured (README: "Metrics"). */
+/** The Prometheus endpoint: served only when a token is configured (docs/operations.md, "Metrics"). */
 export interface MetricsConfig {
   /** Bearer token a scrape must send; unset = no /metrics at all (404). */
   token?: string;
@@ -199,7 +199,7 @@ export interface WorkerConfig {
   sandbox: SandboxSetting;
 }
 
-/** The timings that bound how long a job can stay unfinished (README: "The job cycle"). */
+/** The timings that bound how long a job can stay unfinished (docs/job-cycle.md). */
 export interface JobCycleConfig {
   leaseSeconds: number;
   reconcileIntervalSeconds: number;

@@ -2,32 +2,35 @@ import type { ConversionOptions, ConversionPlan, EngineClass, FailureType } from
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /**
- * `awaiting_payment`: created when its fee was verified, not yet settled; never shown to a client nor run.
- * `queued` (paid, waiting for a worker) → `processing` (a worker holds its lease) → `done` | `failed`.
+ * `awaiting_payment`: created once its charge was taken (verified), not yet settled; never shown to a client nor run.
+ * `queued` (waiting for a worker) → `processing` (a worker's run holds its lease) → `done` | `failed`.
  */
 export type ConversionJobStatus = 'awaiting_payment' | 'queued' | 'processing' | 'done' | 'failed';
 
-/** Which API created a job: its result is sold (x402) or served under /tmp/ (key API). */
+/** Which API created a job: each API's lookups see only its own jobs. The worker never reads it. */
 export type ConversionJobOrigin = 'x402' | 'key_api';
 
-/** One conversion requested through either API; removed (files and details) 24 hours after creation. */
+/** What a finished job delivers when it wrote several files (a page each): one ZIP of them, or each file on its own. */
+export type ResultDelivery = 'bundle' | 'parts';
+
+/**
+ * One conversion: what was asked (input, target, plans, options), how it goes and how it ended. Removed with its
+ * files 24 hours after creation. A run's lease, the x402 API's purchase of the result and the key API's download
+ * name are records of their own, removed with the job.
+ */
 @Entity({ name: 'conversion_jobs' })
 @Check('ck_conversion_jobs_origin', `"origin" IN ('x402', 'key_api')`)
-@Check('ck_conversion_jobs_result_purchase', `"result_purchase" IN ('buying', 'paid')`)
 @Check('ck_conversion_jobs_status', `"status" IN ('awaiting_payment', 'queued', 'processing', 'done', 'failed')`)
-// Partial indexes for the reconciler; declared in the migration, which TypeORM does not compare.
+@Check('ck_conversion_jobs_delivery', `"delivery" IN ('bundle', 'parts')`)
+// A partial index for the reconciler; declared in the migration, which TypeORM does not compare.
 @Index('ix_conversion_jobs_unfinished', { synchronize: false })
-@Index('ix_conversion_jobs_result_buying', { synchronize: false })
+@Index('uq_conversion_jobs_dedupe_key', ['origin', 'dedupeKey'], { unique: true })
 export class ConversionJob {
   @PrimaryColumn({ type: 'text' })
   id!: string;
 
   @Column({ type: 'text', default: 'x402' })
   origin!: ConversionJobOrigin;
-
-  /** The key API key that created the job; null for x402 jobs and key API calls without a key. */
-  @Column({ name: 'api_key_id', type: 'uuid', nullable: true })
-  apiKeyId!: string | null;
 
   @Column({ type: 'text' })
   status!: ConversionJobStatus;
@@ -53,9 +56,13 @@ export class ConversionJob {
   @Column({ name: 'target_format', type: 'text' })
   targetFormat!: string;
 
-  /** How the conversion runs, as planned from the live workers' engines when it was asked for (null: jobs of older versions). */
+  /** How the conversion runs, planned once from the live workers' engines when it was asked for (null: jobs of older versions, all finished). */
   @Column({ type: 'jsonb', nullable: true })
   plan!: ConversionPlan | null;
+
+  /** The other plans of that planning, in order: a worker without an engine of `plan` runs the first of these it can. */
+  @Column({ name: 'fallback_plans', type: 'jsonb' })
+  fallbackPlans!: ConversionPlan[];
 
   /** The conversion's options, validated against its plan before payment. */
   @Column({ type: 'jsonb' })
@@ -64,6 +71,9 @@ export class ConversionJob {
   /** The queue the job waits in (its plan's engine class). */
   @Column({ name: 'engine_class', type: 'text', nullable: true })
   engineClass!: EngineClass | null;
+
+  @Column({ type: 'text' })
+  delivery!: ResultDelivery;
 
   /** How many files the conversion wrote (one per page for pdf → png); null until it is done. */
   @Column({ name: 'result_count', type: 'integer', nullable: true })
@@ -78,10 +88,11 @@ export class ConversionJob {
   @Column({ name: 'failure_message', type: 'text', nullable: true })
   failureMessage!: string | null;
 
-  @Index('uq_conversion_jobs_idempotency_key', { unique: true })
-  @Column({ name: 'idempotency_key', type: 'text', nullable: true })
-  idempotencyKey!: string | null;
+  /** What makes two requests of one API the same conversion (an Idempotency-Key; for the key API its upload, target and options). */
+  @Column({ name: 'dedupe_key', type: 'text', nullable: true })
+  dedupeKey!: string | null;
 
+  /** The request's parameters: a dedupe key met again with others is a conflict. */
   @Column({ name: 'request_fingerprint', type: 'text' })
   requestFingerprint!: string;
 
@@ -93,29 +104,6 @@ export class ConversionJob {
 
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt!: Date | null;
-
-  /** null until a purchase starts; 'buying' while one settles (so concurrent purchases settle once); 'paid' after. */
-  @Column({ name: 'result_purchase', type: 'text', nullable: true })
-  resultPurchase!: 'buying' | 'paid' | null;
-
-  /** The worker run that holds the job (a random token per run); null when no run holds it. */
-  @Column({ name: 'lease_owner', type: 'text', nullable: true })
-  leaseOwner!: string | null;
-
-  /** Until when the holder's lease runs; it renews it every few seconds while converting. */
-  @Column({ name: 'lease_expires_at', type: 'timestamptz', nullable: true })
-  leaseExpiresAt!: Date | null;
-
-  /** How many runs claimed the job; past the limit it fails instead of running again. */
-  @Column({ type: 'integer', default: 0 })
-  attempts!: number;
-
-  @Index('uq_conversion_jobs_download_token', { unique: true })
-  @Column({ name: 'download_token', type: 'text', nullable: true })
-  downloadToken!: string | null;
-
-  @Column({ name: 'download_expires_at', type: 'timestamptz', nullable: true })
-  downloadExpiresAt!: Date | null;
 
   @Index('ix_conversion_jobs_expires_at')
   @Column({ name: 'expires_at', type: 'timestamptz' })

@@ -1,18 +1,23 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DetectionModule } from '../detection/detection.module.js';
 import { QueueModule } from '../queue/queue.module.js';
 import { ConversionJob } from './conversion-job.entity.js';
 import { ConversionJobsRepository } from './conversion-jobs.repository.js';
+import { ConversionJobs } from './conversion-jobs.service.js';
 import { JobDispatcher } from './job-dispatcher.js';
 import { JobEndSignals } from './job-end-signals.js';
 import { JobRemovalService } from './job-removal.service.js';
 import { JobTombstone } from './job-tombstone.entity.js';
-import { ResultFiles } from './result-files.service.js';
+import { ResultStore } from './result-store.js';
 
-/** The job records, their removal and their dispatch to the queue, shared by the HTTP role and the workers. */
+/**
+ * The conversion-jobs core: `ConversionJobs` for the APIs and maintenance; its records, dispatch and end signals for
+ * its own worker (`worker/`). Shared by the HTTP role and the workers.
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([ConversionJob, JobTombstone]), QueueModule],
-  providers: [ConversionJobsRepository, JobRemovalService, JobDispatcher, JobEndSignals, ResultFiles],
-  exports: [ConversionJobsRepository, JobRemovalService, JobDispatcher, JobEndSignals, ResultFiles],
+  imports: [TypeOrmModule.forFeature([ConversionJob, JobTombstone]), QueueModule, DetectionModule],
+  providers: [ConversionJobs, ConversionJobsRepository, JobRemovalService, JobDispatcher, JobEndSignals, ResultStore],
+  exports: [ConversionJobs, ConversionJobsRepository, JobRemovalService, JobDispatcher, JobEndSignals],
 })
 export class ConversionJobsModule {}

@@ -1,12 +1,26 @@
 import { DomainError } from '../errors/domain-error.js';
 
-export enum ConversionRequestErrorCode {
+export enum ConversionStartErrorCode {
   /** The bytes show no format an engine here reads (the evidence rule). */
   UnreadableInput = 'unreadable_input',
   NoConversionPath = 'no_conversion_path',
-  IdempotencyKeyReused = 'idempotency_key_reused',
-  IdempotencyKeyBusy = 'idempotency_key_busy',
+  /** The request's dedupe key named a job asked for with other parameters. */
+  DedupeKeyReused = 'dedupe_key_reused',
+  /** The request's dedupe key names a job whose charge is still settling. */
+  DedupeKeyBusy = 'dedupe_key_busy',
 }
 
-/** A conversion that cannot be started: refused before any payment is asked for. */
-export class ConversionRequestError extends DomainError<ConversionRequestErrorCode> {}
+/** The facts of a refusal, for each API to put in its own words. */
+export interface ConversionStartFacts extends Record<string, unknown> {
+  /** The part of the request a planning refusal is about. */
+  field?: 'file' | 'target_format';
+  /** The format the bytes show and what it converts to, when the target is what cannot be. */
+  source_format?: string | null;
+  valid_targets?: string[];
+  dedupe_key?: string;
+}
+
+/** A conversion that cannot be started: refused before anything is charged. */
+export class ConversionStartError extends DomainError<ConversionStartErrorCode> {
+  declare readonly details: ConversionStartFacts | undefined;
+}

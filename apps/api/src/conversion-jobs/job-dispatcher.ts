@@ -9,7 +9,7 @@ import { CONVERT_JOB_OPTIONS } from './job-runs.js';
 const DISPATCH_TIMEOUT_MS = 2000;
 
 /**
- * Hands a paid (or key API) job to the queue. Idempotent by job id, and never fatal: the job is durable
+ * Hands a job that may run (charged, or owing nothing) to the queue. Idempotent by job id, and never fatal: the job is durable
  * in the database as `queued`, so when Redis is slow or down the request still answers and the
  * reconciler hands the job over once Redis is back.
  */
@@ -20,7 +20,7 @@ export class JobDispatcher {
   constructor(private readonly queue: JobService) {}
 
   /** True when the queue of the job's engine class took it within the bound. */
-  async dispatch(job: Pick<ConversionJob, 'id' | 'engineClass' | 'detectedInputFormat' | 'targetFormat'>): Promise<boolean> {
+  async dispatch(job: Pick<ConversionJob, 'id' | 'engineClass'>): Promise<boolean> {
     try {
       // The add may still land once Redis answers; adding the same job id again later changes nothing.
       await within(this.queue.enqueue(conversionJobOf(job), { jobId: job.id }, { jobId: job.id, ...CONVERT_JOB_OPTIONS }), DISPATCH_TIMEOUT_MS, 'Redis');

@@ -1,12 +1,20 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { ResultFile } from '../conversion-jobs/result-files.service.js';
+
+/** A file to send: its bytes, size and names. */
+export interface FileToSend {
+  stream: Readable;
+  size: number;
+  filename: string;
+  mimeType: string;
+}
 
 /**
  * Streams a converted file with its content type and an attachment name. A result is the caller's content on
  * our origin (an HTML page made from their document): it is never sniffed, and should a browser render it
  * anyway, it renders sandboxed, without scripts or requests.
  */
-export async function sendResultFile(reply: FastifyReply, file: ResultFile): Promise<void> {
+export async function sendResultFile(reply: FastifyReply, file: FileToSend): Promise<void> {
   await reply
     .header('Content-Type', file.mimeType)
     .header('Content-Length', String(file.size))

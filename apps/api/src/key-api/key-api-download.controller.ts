@@ -2,11 +2,12 @@ import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { formatByExtension } from '@fileshift/formats';
 import type { FastifyReply } from 'fastify';
+import { ConversionJobs } from '../conversion-jobs/conversion-jobs.service.js';
 import { KeyApiError, KeyApiErrors } from '../http-kit/api-docs.decorators.js';
-import { KeyApi } from './key-api-errors.js';
-import { resultPart } from '../conversion-jobs/result-download.js';
-import { DOWNLOAD_NAME, ResultFiles } from '../conversion-jobs/result-files.service.js';
+import { DOWNLOAD_NAME, parseDownloadName } from '../http-kit/download-name.js';
 import { sendResultFile } from '../http-kit/send-result-file.js';
+import { KeyApiConversionRecords } from './key-api-conversion-records.js';
+import { KeyApi } from './key-api-errors.js';
 import { KeyApiRequestError, KeyApiRequestErrorCode } from './key-api-request.error.js';
 
 /** Converted files of the key API. The unguessable name is the credential; no key is needed to download. */
@@ -14,7 +15,10 @@ import { KeyApiRequestError, KeyApiRequestErrorCode } from './key-api-request.er
 @KeyApi()
 @Controller('tmp')
 export class KeyApiDownloadController {
-  constructor(private readonly results: ResultFiles) {}
+  constructor(
+    private readonly jobs: ConversionJobs,
+    private readonly records: KeyApiConversionRecords,
+  ) {}
 
   @Get(':file')
   @ApiOperation({
@@ -31,13 +35,14 @@ export class KeyApiDownloadController {
   @KeyApiErrors(500)
   @KeyApiError(404, 'No such file: unknown, malformed or expired (converted files are kept 24 hours).')
   async download(@Param('file') name: string, @Res() reply: FastifyReply): Promise<void> {
-    const found = await this.results.jobOf(name);
-    const job = found?.job;
-    const count = job?.resultCount ?? 1;
+    const asked = parseDownloadName(name);
+    const record = asked ? await this.records.findByDownloadToken(asked.token) : null;
+    const job = record ? await this.jobs.find(record.jobId) : null;
+    const files = job?.status === 'done' && job.expiresAt.getTime() > Date.now() ? this.jobs.resultFiles(job) : [];
     // A result of one file is served as <token>.<ext>; one of several files (pages) as <token>-<n>.<ext>.
-    const partFits = found?.part === undefined ? count === 1 : found.part <= count && count > 1;
-    const servable = job?.origin === 'key_api' && job.status === 'done' && partFits && formatByExtension(found!.extension)?.id === job.targetFormat && job.expiresAt.getTime() > Date.now();
-    const file = servable ? await this.results.open(resultPart(job, found!.part)) : null;
+    const wanted = asked?.part === undefined ? (files.length === 1 ? files[0] : undefined) : files.length > 1 ? files[asked.part - 1] : undefined;
+    const servable = wanted && formatByExtension(asked!.extension)?.id === job!.targetFormat;
+    const file = servable ? await this.jobs.openResult(wanted) : null;
     if (!file) throw new KeyApiRequestError(KeyApiRequestErrorCode.FileNotFound, 'No such file; converted files expire after 24 hours.');
     await sendResultFile(reply, file);
   }

@@ -1,6 +1,6 @@
 import { DomainError } from '../errors/domain-error.js';
 import { RequestValidationErrorCode } from '../errors/request-validation.error.js';
-import { ConversionRequestErrorCode } from '../conversion-jobs/conversion-start.error.js';
+import { ConversionStartErrorCode } from '../conversion-jobs/conversion-start.error.js';
 import { UploadErrorCode } from '../http-kit/upload.error.js';
 import { KeyApiRequestErrorCode } from './key-api-request.error.js';
 import { RateLimitErrorCode } from '../rate-limit/rate-limit.error.js';
@@ -9,10 +9,10 @@ import { answersErrorsAs } from '../http-kit/http-exception.filter.js';
 import { toPublicError } from '../http-kit/to-public-error.js';
 
 /** Every domain error code a key API route can meet. */
-type KeyApiDomainCode = RequestValidationErrorCode | UploadErrorCode | ConversionRequestErrorCode | KeyApiRequestErrorCode | RateLimitErrorCode;
+type KeyApiDomainCode = RequestValidationErrorCode | UploadErrorCode | ConversionStartErrorCode | KeyApiRequestErrorCode | RateLimitErrorCode;
 
 /**
- * The key API's status of each domain error (README: Key API). Decided: a bad field is 400 here, and 422
+ * The key API's status of each domain error (docs/api/key-api-guide.md). Decided: a bad field is 400 here, and 422
  * means only a failed conversion. The code is logged, not shown: the key API's body is `{Status, Message}`.
  */
 const KEY_API_ERRORS: Record<KeyApiDomainCode, number> = {
@@ -22,10 +22,10 @@ const KEY_API_ERRORS: Record<KeyApiDomainCode, number> = {
   [UploadErrorCode.TooLarge]: 413,
   [UploadErrorCode.MissingFile]: 400,
   [UploadErrorCode.EmptyFile]: 400,
-  [ConversionRequestErrorCode.UnreadableInput]: 400,
-  [ConversionRequestErrorCode.NoConversionPath]: 400,
-  [ConversionRequestErrorCode.IdempotencyKeyReused]: 409,
-  [ConversionRequestErrorCode.IdempotencyKeyBusy]: 409,
+  [ConversionStartErrorCode.UnreadableInput]: 400,
+  [ConversionStartErrorCode.NoConversionPath]: 400,
+  [ConversionStartErrorCode.DedupeKeyReused]: 409,
+  [ConversionStartErrorCode.DedupeKeyBusy]: 409,
   [KeyApiRequestErrorCode.InvalidKey]: 401,
   [KeyApiRequestErrorCode.RevokedKey]: 401,
   [KeyApiRequestErrorCode.EmptyKey]: 401,

@@ -67,15 +67,6 @@ export class KeyApiUploads {
     return upload;
   }
 
-  /** Gives a conversion job its own copy of the uploaded bytes: the upload can be converted again, and each expires on its own. */
-  async copyTo(upload: KeyApiUpload, key: string): Promise<void> {
-    await this.storage.put(key, await this.storage.get(uploadStorageKey(upload.filename)));
-  }
-
-  async discardCopy(key: string): Promise<void> {
-    await this.storage.delete(key);
-  }
-
   /** Removes every upload past its 24 hours; returns how many. */
   async purgeExpired(now = new Date()): Promise<number> {
     let removed = 0;

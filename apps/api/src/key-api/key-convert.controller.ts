@@ -3,7 +3,6 @@ import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiJsonBody, KeyApiError, KeyApiErrors, KeyApiJsonResponse } from '../http-kit/api-docs.decorators.js';
 import { ZodValidationPipe } from '../http-kit/zod-validation.pipe.js';
-import { keyApiResultNames } from '../conversion-jobs/result-download.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
 import { Caller, type KeyApiCaller } from './key-api-caller.js';
 import { KeyApiConversions } from './key-api-conversions.js';
@@ -42,7 +41,10 @@ export class KeyConvertController {
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) clientGone.abort();
     });
-    const job = await this.conversions.convert(caller, body, clientGone.signal);
-    return { Status: 'OK', file: { ext_out: body.ext_out, urls: keyApiResultNames(job, body.ext_out).map((name) => `/tmp/${name}`) } };
+    const { job, record } = await this.conversions.convert(caller, body, clientGone.signal);
+    const count = job.resultCount ?? 1;
+    // One name per file: <token>.<ext>, or <token>-<n>.<ext> for each of several (pages, in order).
+    const names = count > 1 ? Array.from({ length: count }, (_, i) => `${record.downloadToken}-${i + 1}.${body.ext_out}`) : [`${record.downloadToken}.${body.ext_out}`];
+    return { Status: 'OK', file: { ext_out: body.ext_out, urls: names.map((name) => `/tmp/${name}`) } };
   }
 }

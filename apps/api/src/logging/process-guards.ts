@@ -9,7 +9,7 @@ export const UNCAUGHT_EXIT_CODE = 70;
  * process sound: it is logged with its context and the process keeps serving. An uncaught exception
  * may have left any state half-changed: it is logged as fatal and the process exits 70 for its
  * supervisor to restart — nothing is lost, since every paid job is durable in the database and a job
- * whose worker died is run again once its lease runs out (README: "The job cycle").
+ * whose worker died is run again once its lease runs out (docs/job-cycle.md).
  */
 export function installProcessGuards(target: Pick<EventEmitter, 'on'>, logger: Logger, exit: (code: number) => void): void {
   target.on('unhandledRejection', (reason: unknown) => {

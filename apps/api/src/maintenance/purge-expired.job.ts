@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { JobRemovalService } from '../conversion-jobs/job-removal.service.js';
+import { ConversionJobs } from '../conversion-jobs/conversion-jobs.service.js';
 import { KeyApiUploads } from '../key-api/key-api-uploads.js';
 import { JobName, type JobPayloads } from '../queue/job-contract.js';
 import { OnJob } from '../queue/on-job.decorator.js';
@@ -10,13 +10,13 @@ export class PurgeExpiredJob {
   private readonly logger = new Logger(PurgeExpiredJob.name);
 
   constructor(
-    private readonly removal: JobRemovalService,
+    private readonly jobs: ConversionJobs,
     private readonly keyApiUploads: KeyApiUploads,
   ) {}
 
   @OnJob(JobName.PurgeExpired)
   async handle(payload: JobPayloads[JobName.PurgeExpired]): Promise<{ purged: number; purgedUploads: number }> {
-    const purged = await this.removal.purgeExpired();
+    const purged = await this.jobs.purgeExpired();
     const purgedUploads = await this.keyApiUploads.purgeExpired();
     if (purged + purgedUploads > 0) this.logger.log(`purge-expired (${payload.reason}): removed ${purged} job(s) and ${purgedUploads} key API upload(s)`);
     return { purged, purgedUploads };

@@ -14,7 +14,7 @@ export type FacilitatorErrorKind = 'unavailable' | 'invalid_payload';
 export type RateLimitKind = 'per_minute' | 'daily_quota';
 
 /**
- * This process's Prometheus metrics (README: "Metrics"): a registry of its own per application, not
+ * This process's Prometheus metrics (docs/operations.md, "Metrics"): a registry of its own per application, not
  * prom-client's global one, so tests that start several applications in one process never register a
  * metric twice. Every label takes values from a closed set (engine ids, categories, statuses, route
  * patterns): never a job id, a file name or anything else a client chooses.

@@ -9,17 +9,17 @@ import { ApiErrors, ApiJsonResponse, POLL_HEADERS } from '../http-kit/api-docs.d
 import { schemaRef } from '../http-kit/api-schema-registry.js';
 import { X402Api } from './x402-errors.js';
 import type { ConversionJob } from '../conversion-jobs/conversion-job.entity.js';
-import { ConversionRequestService } from './conversion-request.service.js';
+import { ConversionJobs } from '../conversion-jobs/conversion-jobs.service.js';
 import { type ConversionJobAccepted, ConversionJobAcceptedSchema, CreateConversionJobRequestSchema, DeleteJobResponseSchema } from './convert-file.schemas.js';
 import { JOB_ID_PATTERN } from '../conversion-jobs/job-id.js';
 import { JobLookup } from './job-lookup.service.js';
-import { JobRemovalService } from '../conversion-jobs/job-removal.service.js';
 import { type JobStatusBody, JobStatusSchema } from './job-status.schemas.js';
 import { jobStatusView, retryAfterSeconds } from './job-status-view.js';
 import { CREATE_JOB_OPERATION, PURCHASE_RESULT_OPERATION } from '../payments/paid-operations.js';
 import { ResultPurchaseService } from './result-purchase.service.js';
 import { type PurchasedConversionResult, PurchasedConversionResultSchema } from './result.schemas.js';
-import { UploadReader } from '../http-kit/upload-reader.js';
+import { type Upload, UploadReader } from '../http-kit/upload-reader.js';
+import { PaidConversions } from './paid-conversions.js';
 
 @ApiTags('x402')
 @X402Api()
@@ -27,11 +27,11 @@ import { UploadReader } from '../http-kit/upload-reader.js';
 export class ConvertFileController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly requests: ConversionRequestService,
+    private readonly jobs: ConversionJobs,
+    private readonly conversions: PaidConversions,
     private readonly uploads: UploadReader,
     private readonly lookup: JobLookup,
     private readonly results: ResultPurchaseService,
-    private readonly removal: JobRemovalService,
   ) {}
 
   @Post()
@@ -58,10 +58,18 @@ export class ConvertFileController {
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Payment() payment: RoutePayment,
   ): Promise<ConversionJobAccepted> {
-    const { jobId, storageKey } = this.requests.newUploadTarget();
-    const upload = await this.uploads.read(request, { storageKey });
-    const { job, reused } = await this.requests.request({ jobId, upload, idempotencyKey }, payment);
-    return this.accepted(job, request, reply, reused ? 'Existing job for this Idempotency-Key; no new fee was charged.' : undefined);
+    // The upload goes straight into a new job's input slot; unless a new job takes it, it is removed.
+    const slot = this.jobs.inputSlot();
+    let upload: Upload | undefined;
+    let created = false;
+    try {
+      upload = await this.uploads.read(request, { storageKey: slot.storageKey });
+      const started = await this.conversions.start(slot, upload, idempotencyKey, payment);
+      created = started.created;
+      return this.accepted(started.job, request, reply, created ? undefined : 'Existing job for this Idempotency-Key; no new fee was charged.');
+    } finally {
+      if (upload && !created) await this.uploads.discard(upload);
+    }
   }
 
   @Get(':job_id/status')
@@ -104,7 +112,7 @@ export class ConvertFileController {
   @ApiJsonResponse(200, DeleteJobResponseSchema, 'Deleted. Later calls for this job answer 410.')
   @ApiErrors(400, 404, 410, 429, 500)
   async delete(@Param('job_id') jobId: string): Promise<{ success: boolean; message: string }> {
-    await this.removal.remove(await this.lookup.live(jobId), 'deleted');
+    await this.jobs.remove(await this.lookup.live(jobId), 'deleted');
     return { success: true, message: 'The job, its uploaded file and its result were deleted.' };
   }
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AFTER_SETTLEMENT_RETRIES, type PaymentReceipt, type RoutePayment, withRetries } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
@@ -6,12 +5,14 @@ import { APP_CONFIG } from '../config/app-config.token.js';
 import { PaymentLedgerRepository } from '../payments/payment-ledger.repository.js';
 import { price, resultTierFor } from '../payments/pricing.js';
 import type { ConversionJob } from '../conversion-jobs/conversion-job.entity.js';
-import { ConversionJobsRepository } from '../conversion-jobs/conversion-jobs.repository.js';
+import { ConversionJobs } from '../conversion-jobs/conversion-jobs.service.js';
+import type { ResultFile } from '../conversion-jobs/result-files.js';
+import { newDownloadToken } from '../http-kit/download-name.js';
 import { JobError, JobErrorCode } from './job.error.js';
 import { JobLookup } from './job-lookup.service.js';
 import { PURCHASE_RESULT_OPERATION } from '../payments/paid-operations.js';
-import { bundledResult } from '../conversion-jobs/result-download.js';
-import { ResultFiles } from '../conversion-jobs/result-files.service.js';
+import type { ResultPurchase } from './result-purchase.entity.js';
+import { ResultPurchases } from './result-purchases.repository.js';
 import type { PurchasedConversionResult } from './result.schemas.js';
 
 export const DOWNLOAD_VALIDITY_MS = 3600 * 1000;
@@ -24,20 +25,21 @@ export class ResultPurchaseService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly lookup: JobLookup,
-    private readonly jobs: ConversionJobsRepository,
+    private readonly jobs: ConversionJobs,
+    private readonly purchases: ResultPurchases,
     private readonly ledger: PaymentLedgerRepository,
-    private readonly results: ResultFiles,
   ) {}
 
   async purchase(jobId: string, payment: RoutePayment, baseUrl: string): Promise<PurchasedConversionResult> {
     const job = await this.lookup.live(jobId);
+    const purchase = await this.purchases.find(job.id);
     // Bought before: the URL again, free.
-    if (job.resultPurchase === 'paid') return this.deliver(job, baseUrl);
+    if (purchase?.state === 'paid') return this.deliver(job, purchase, baseUrl);
     // Nothing is sold that cannot be delivered: refused before the challenge.
-    const priceAtomic = await this.priceOf(job);
+    const priceAtomic = await this.priceOf(job, purchase);
     const paid = await payment.collect(priceAtomic, job.id);
     // Only one purchase of a result settles; the others are told to come back for the URL.
-    if (!(await this.jobs.claimPurchase(job.id))) {
+    if (!(await this.purchases.claim(job.id))) {
       await paid.release('purchase_in_progress');
       throw inProgress();
     }
@@ -45,18 +47,18 @@ export class ResultPurchaseService {
     try {
       receipt = await paid.settle();
     } catch (error) {
-      await this.jobs.releasePurchase(job.id);
+      await this.purchases.release(job.id);
       throw error;
     }
-    return this.deliver(job, baseUrl, receipt);
+    return this.deliver(job, null, baseUrl, receipt);
   }
 
   /** 409 or 410 unless the job is done and its result still stored; the price of the result otherwise. */
-  private async priceOf(job: ConversionJob): Promise<number> {
+  private async priceOf(job: ConversionJob, purchase: ResultPurchase | null): Promise<number> {
     if (job.status === 'failed') throw new JobError(JobErrorCode.ConversionFailed, 'The conversion failed; there is no result to buy.', { failure_type: job.failureType });
     if (job.status !== 'done') throw new JobError(JobErrorCode.ResultNotReady, 'The conversion is not finished yet; poll the status URL.');
-    if (job.resultPurchase === 'buying') throw inProgress();
-    if (!(await this.results.exists(bundledResult(job)))) throw new JobError(JobErrorCode.ResultMissing, 'The result is no longer stored; nothing was charged.');
+    if (purchase?.state === 'buying') throw inProgress();
+    if (!(await this.jobs.resultStored(this.soldFile(job)))) throw new JobError(JobErrorCode.ResultMissing, 'The result is no longer stored; nothing was charged.');
     return resultTierFor(job.inputSizeBytes, this.config.prices).atomic;
   }
 
@@ -65,16 +67,16 @@ export class ResultPurchaseService {
    * an expired download URL, and describes it with the payment's receipt: the one just settled, or for a
    * later call the one in the ledger.
    */
-  private async deliver(job: ConversionJob, baseUrl: string, settled?: PaymentReceipt): Promise<PurchasedConversionResult> {
+  private async deliver(job: ConversionJob, purchase: ResultPurchase | null, baseUrl: string, settled?: PaymentReceipt): Promise<PurchasedConversionResult> {
     const receipt = settled ?? (await this.ledger.settledReceipt(PURCHASE_RESULT_OPERATION, job.id));
-    let token = job.downloadToken;
-    let expiresAt = job.downloadExpiresAt;
+    let token = purchase?.downloadToken;
+    let expiresAt = purchase?.downloadExpiresAt;
     if (!token || !expiresAt || expiresAt.getTime() <= Date.now()) {
-      token = randomBytes(24).toString('base64url');
+      token = newDownloadToken();
       expiresAt = new Date(Math.min(Date.now() + DOWNLOAD_VALIDITY_MS, job.expiresAt.getTime()));
     }
-    const delivered = bundledResult(job);
-    await withRetries(() => this.jobs.markPurchased(job.id, { token, expiresAt }), {
+    const delivered = this.soldFile(job);
+    await withRetries(() => this.purchases.markPaid(job.id, { token, expiresAt }), {
       ...(settled ? AFTER_SETTLEMENT_RETRIES : { attempts: 1, firstDelayMs: 0, maxDelayMs: 0 }),
       onRetry: (error) => this.logger.warn(`recording the purchase of job ${job.id} failed; retrying: ${String(error)}`),
     });
@@ -98,6 +100,11 @@ export class ResultPurchaseService {
           }
         : {}),
     };
+  }
+
+  /** What the x402 API sells of a result: its one file (a ZIP when the conversion wrote several: the job's delivery is a bundle). */
+  private soldFile(job: ConversionJob): ResultFile {
+    return this.jobs.resultFiles(job)[0]!;
   }
 }
 

@@ -3,20 +3,22 @@ import { ConversionCatalogueModule } from '../catalogue/conversion-catalogue.mod
 import { ConversionJobsModule } from '../conversion-jobs/conversion-jobs.module.js';
 import { DetectionModule } from '../detection/detection.module.js';
 import { UploadReader } from '../http-kit/upload-reader.js';
+import { PaymentLedgerModule } from '../payments/payment-ledger.module.js';
 import { PaymentRailsModule } from '../payments/payment-rails.module.js';
 import { QueueModule } from '../queue/queue.module.js';
-import { ConversionRequestService } from './conversion-request.service.js';
 import { ConvertFileController } from './convert-file.controller.js';
 import { X402DetectController } from './detect-file-type.controller.js';
 import { DownloadController } from './download.controller.js';
 import { JobLookup } from './job-lookup.service.js';
+import { PaidConversions } from './paid-conversions.js';
 import { PaidDetectionService } from './paid-detection.service.js';
 import { ResultPurchaseService } from './result-purchase.service.js';
+import { ResultPurchasesModule } from './result-purchases.module.js';
 
 /** The x402 API (/api/x402/v1): paid detection, conversion jobs, their status, result purchases and downloads (HTTP role). */
 @Module({
-  imports: [ConversionJobsModule, ConversionCatalogueModule, DetectionModule, QueueModule, PaymentRailsModule],
+  imports: [ConversionJobsModule, ResultPurchasesModule, ConversionCatalogueModule, DetectionModule, QueueModule, PaymentRailsModule, PaymentLedgerModule],
   controllers: [X402DetectController, ConvertFileController, DownloadController],
-  providers: [PaidDetectionService, ConversionRequestService, UploadReader, ResultPurchaseService, JobLookup],
+  providers: [PaidDetectionService, PaidConversions, UploadReader, ResultPurchaseService, JobLookup],
 })
 export class X402ApiModule {}

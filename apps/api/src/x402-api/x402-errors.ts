@@ -1,6 +1,6 @@
 import { DomainError } from '../errors/domain-error.js';
 import { RequestValidationErrorCode } from '../errors/request-validation.error.js';
-import { ConversionRequestErrorCode } from '../conversion-jobs/conversion-start.error.js';
+import { ConversionStartError, ConversionStartErrorCode } from '../conversion-jobs/conversion-start.error.js';
 import { JobErrorCode } from './job.error.js';
 import { UploadErrorCode } from '../http-kit/upload.error.js';
 import { RateLimitErrorCode } from '../rate-limit/rate-limit.error.js';
@@ -10,7 +10,7 @@ import { answersErrorsAs } from '../http-kit/http-exception.filter.js';
 import { toPublicError } from '../http-kit/to-public-error.js';
 
 /** Every domain error code an x402 route can meet. */
-type X402DomainCode = RequestValidationErrorCode | UploadErrorCode | ConversionRequestErrorCode | JobErrorCode | RateLimitErrorCode;
+type X402DomainCode = RequestValidationErrorCode | UploadErrorCode | ConversionStartErrorCode | JobErrorCode | RateLimitErrorCode;
 
 /** The x402 API's status and public `error.code` of each domain error (spec: x402-api.md, Errors). */
 const X402_ERRORS: Record<X402DomainCode, [status: number, code: string]> = {
@@ -20,10 +20,10 @@ const X402_ERRORS: Record<X402DomainCode, [status: number, code: string]> = {
   [UploadErrorCode.TooLarge]: [413, ApiErrorCode.PayloadTooLarge],
   [UploadErrorCode.MissingFile]: [422, ApiErrorCode.ValidationError],
   [UploadErrorCode.EmptyFile]: [422, ApiErrorCode.ValidationError],
-  [ConversionRequestErrorCode.UnreadableInput]: [422, ApiErrorCode.ValidationError],
-  [ConversionRequestErrorCode.NoConversionPath]: [422, ApiErrorCode.ValidationError],
-  [ConversionRequestErrorCode.IdempotencyKeyReused]: [409, ApiErrorCode.Conflict],
-  [ConversionRequestErrorCode.IdempotencyKeyBusy]: [409, ApiErrorCode.Conflict],
+  [ConversionStartErrorCode.UnreadableInput]: [422, ApiErrorCode.ValidationError],
+  [ConversionStartErrorCode.NoConversionPath]: [422, ApiErrorCode.ValidationError],
+  [ConversionStartErrorCode.DedupeKeyReused]: [409, ApiErrorCode.Conflict],
+  [ConversionStartErrorCode.DedupeKeyBusy]: [409, ApiErrorCode.Conflict],
   [JobErrorCode.InvalidJobId]: [400, ApiErrorCode.BadRequest],
   [JobErrorCode.NotFound]: [404, ApiErrorCode.NotFound],
   [JobErrorCode.Deleted]: [410, ApiErrorCode.Gone],
@@ -42,9 +42,23 @@ const X402_ERRORS: Record<X402DomainCode, [status: number, code: string]> = {
 export function x402PublicError(exception: unknown): PublicError {
   if (exception instanceof DomainError && Object.hasOwn(X402_ERRORS, exception.code)) {
     const [status, code] = X402_ERRORS[exception.code as X402DomainCode];
-    return { status, code, message: exception.message, details: exception.details, retryAfterSeconds: exception.retryAfterSeconds };
+    const { message, details } = exception instanceof ConversionStartError ? inX402Words(exception) : exception;
+    return { status, code, message, details, retryAfterSeconds: exception.retryAfterSeconds };
   }
   return toPublicError(exception);
+}
+
+/** A refusal of the conversion core as the x402 API words it: a failed validation of the field, or of the Idempotency-Key. */
+function inX402Words(error: ConversionStartError): { message: string; details?: Record<string, unknown> } {
+  const { field, dedupe_key: key, ...hints } = error.details ?? {};
+  switch (error.code) {
+    case ConversionStartErrorCode.DedupeKeyReused:
+      return { message: 'This Idempotency-Key was used with different request parameters.', details: { idempotency_key: key } };
+    case ConversionStartErrorCode.DedupeKeyBusy:
+      return { message: 'Another request with this Idempotency-Key is being processed; retry shortly.' };
+    default:
+      return { message: `Validation failed: ${field}: ${error.message}`, details: { fields: [{ field, message: error.message }], ...hints } };
+  }
 }
 
 /** On every x402 controller: its errors in the x402 API's statuses and ErrorResponse shape. */

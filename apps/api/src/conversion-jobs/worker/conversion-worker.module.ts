@@ -6,6 +6,7 @@ import { EngineHost } from './engine-host.service.js';
 import { PaymentLedgerModule } from '../../payments/payment-ledger.module.js';
 import { QueueModule } from '../../queue/queue.module.js';
 import { ConvertFileJob } from './convert-file.job.js';
+import { JobLeases } from './job-leases.repository.js';
 import { JobReconciler } from './job-reconciler.js';
 import { ConversionJobsModule } from '../conversion-jobs.module.js';
 import { ScratchSpace } from './scratch-space.js';
@@ -14,6 +15,7 @@ import { ScratchSpace } from './scratch-space.js';
 @Module({
   imports: [ConversionJobsModule, ConversionCatalogueModule, QueueModule, PaymentLedgerModule],
   providers: [
+    JobLeases,
     ConvertFileJob,
     EngineHost,
     JobReconciler,

@@ -14,12 +14,14 @@ import { OnJob } from '../../queue/on-job.decorator.js';
 import { RetryLaterError } from '../../queue/retry-later.error.js';
 import { FILE_STORAGE, type FileStorage, StoredFileMissingError } from '../../storage/file-storage.js';
 import type { ConversionJob } from '../conversion-job.entity.js';
-import { ConversionJobsRepository, type RunOutcome } from '../conversion-jobs.repository.js';
+import { ConversionJobsRepository } from '../conversion-jobs.repository.js';
 import { engineClassOf } from '../conversion-queue.js';
 import { JobEndSignals } from '../job-end-signals.js';
 import { JobLease } from './job-lease.js';
+import { JobLeases, type RunOutcome } from './job-leases.repository.js';
 import { MAX_RUNS } from '../job-runs.js';
 import { jobBundleKey, jobInputKey, jobOutputKey } from '../job-storage-keys.js';
+import { pageFileName, resultName } from '../result-files.js';
 import { zipFiles } from './zip-files.js';
 import { type ScratchDirectory, ScratchSpace } from './scratch-space.js';
 
@@ -39,6 +41,7 @@ export class ConvertFileJob {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: ConversionJobsRepository,
+    private readonly leases: JobLeases,
     private readonly engines: EngineHost,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
     private readonly scratch: ScratchSpace,
@@ -48,13 +51,13 @@ export class ConvertFileJob {
 
   @OnJob(JobName.ConvertDocument, JobName.ConvertMedia, JobName.ConvertImage)
   async handle({ jobId }: JobPayloads[JobName.ConvertDocument], context?: JobContext): Promise<{ status: string }> {
-    const acquired = await JobLease.acquire(this.jobs, jobId, this.config.jobCycle.leaseSeconds);
+    const acquired = await JobLease.acquire(this.leases, jobId, this.config.jobCycle.leaseSeconds);
     if (acquired.kind === 'busy') throw new RetryLaterError(acquired.retryInMs, 'another run holds the job');
     if (acquired.kind !== 'held') return { status: acquired.kind };
-    const { lease, job } = acquired;
+    const { lease, job, runs } = acquired;
     // The first run only: a retry's BullMQ job keeps its first enqueue time, so its wait would include the earlier runs.
-    if (context && job.attempts === 1) this.metrics.queueWaited(engineClassOf(job), (Date.now() - context.enqueuedAt) / 1000);
-    if (job.attempts > MAX_RUNS) return this.end(job, lease, { status: 'failed', failureType: 'provider_error', failureMessage: `The conversion was interrupted ${MAX_RUNS} times; it was given up.` });
+    if (context && runs === 1) this.metrics.queueWaited(engineClassOf(job), (Date.now() - context.enqueuedAt) / 1000);
+    if (runs > MAX_RUNS) return this.end(job, lease, { status: 'failed', failureType: 'provider_error', failureMessage: `The conversion was interrupted ${MAX_RUNS} times; it was given up.` });
     const plans = this.plansFor(job);
     if (plans.length === 0) {
       await lease.release();
@@ -68,7 +71,7 @@ export class ConvertFileJob {
     } catch (error) {
       if (lease.lost) return await this.giveUp(job, lease.lost, written);
       const failure = toFailure(error);
-      if (failure.retryable && job.attempts < MAX_RUNS) {
+      if (failure.retryable && runs < MAX_RUNS) {
         await lease.release();
         await this.deleteAll(written);
         throw failure;
@@ -87,12 +90,10 @@ export class ConvertFileJob {
     return this.giveUp(job, lease.lost ?? ((await this.jobs.find(jobId)) ? 'taken' : 'removed'), written);
   }
 
-  /** The job's recorded plan when this worker runs all its engines, then this worker's own plans as fallbacks. */
+  /** The job's plans, planned when it was asked for, that this worker runs every engine of: its plan, then its fallbacks. */
   private plansFor(job: ConversionJob): ConversionPlan[] {
-    const local = this.engines.localPlans(job.detectedInputFormat, job.targetFormat);
-    const runs = (plan: ConversionPlan) => plan.steps.every((step) => this.engines.runtimesById().has(step.engine));
-    const recorded = job.plan && runs(job.plan) ? [job.plan] : [];
-    return [...recorded, ...local.filter((plan) => !recorded.some((r) => sameSteps(r, plan)))];
+    const runsHere = (plan: ConversionPlan) => plan.steps.every((step) => this.engines.runtimesById().has(step.engine));
+    return [...(job.plan ? [job.plan] : []), ...job.fallbackPlans].filter(runsHere);
   }
 
   /** The conversion in a scratch directory of its own, removed in every outcome. */
@@ -122,10 +123,7 @@ export class ConvertFileJob {
     }
   }
 
-  /**
-   * One output file is the result. Several (one per page) are what the key API lists, each under its own
-   * key; the x402 API sells one file, so there they are bundled as one ZIP instead.
-   */
+  /** One output file is the result; several (one per page) are stored as the job's delivery says: one ZIP, or each file under its own key. */
   private async putResults(job: ConversionJob, files: string[], scratch: ScratchDirectory, written: string[]): Promise<RunOutcome> {
     const put = async (key: string, path: string) => {
       written.push(key);
@@ -133,9 +131,9 @@ export class ConvertFileJob {
       return (await stat(path)).size;
     };
     if (files.length === 1) return { status: 'done', resultSizeBytes: await put(jobOutputKey(job.id, job.targetFormat), files[0]!), resultCount: 1 };
-    if (job.origin === 'x402') {
+    if (job.delivery === 'bundle') {
       const bundle = scratch.file('result.zip');
-      await zipFiles(files.map((file, index) => ({ path: file, name: pageName(job, index + 1) })), bundle);
+      await zipFiles(files.map((file, index) => ({ path: file, name: pageFileName(resultName(job), index + 1) })), bundle);
       return { status: 'done', resultSizeBytes: await put(jobBundleKey(job.id), bundle), resultCount: files.length };
     }
     let total = 0;
@@ -169,16 +167,6 @@ export class ConvertFileJob {
   private async deleteAll(keys: string[]): Promise<void> {
     await Promise.all(keys.map((key) => this.storage.delete(key)));
   }
-}
-
-/** The name of a page inside the ZIP: the original file's name with the page number and the target's extension. */
-function pageName(job: ConversionJob, page: number): string {
-  const base = job.originalFilename.replace(/\.[^.]*$/, '') || 'file';
-  return `${base}-${String(page).padStart(3, '0')}.${job.targetFormat}`;
-}
-
-function sameSteps(a: ConversionPlan, b: ConversionPlan): boolean {
-  return a.steps.length === b.steps.length && a.steps.every((step, i) => step.engine === b.steps[i]!.engine && step.to === b.steps[i]!.to);
 }
 
 /** What a failed run means: the engines' own failures as they are; a vanished input is final; anything else (storage, database) is retried. */

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
-import { ConversionGraph, type ConversionPlan, ENGINE_DESCRIPTORS } from '@fileshift/converters';
 import { createEngineRuntimes, EngineSandbox, type EngineRuntime, probeEngines } from '@fileshift/converters/worker';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/app-config.token.js';
@@ -27,7 +26,6 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
   private runtimes: EngineRuntime[] = [];
   private available = new Map<string, EngineRuntime>();
   private versions: Record<string, string | undefined> = {};
-  private graph = new ConversionGraph([]);
   private sandbox?: WorkerSandbox;
   private readonly conversions = new RunningCount();
   private timer?: NodeJS.Timeout;
@@ -68,7 +66,6 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
     const probed = await probeEngines(this.runtimes);
     this.available = probed.available;
     this.versions = probed.versions;
-    this.graph = new ConversionGraph(ENGINE_DESCRIPTORS.filter((descriptor) => probed.available.has(descriptor.id)));
     for (const missing of probed.missing) {
       const hint = missing.debianPackages.length > 0 ? `; to add it: apt-get install ${missing.debianPackages.join(' ')}` : '';
       this.logger.warn(`engine ${missing.id} is not available here (${missing.problem})${hint}`);
@@ -106,11 +103,6 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
   /** The runtimes of the engines present here, by engine id. */
   runtimesById(): ReadonlyMap<string, EngineRuntime> {
     return this.available;
-  }
-
-  /** The plans this worker could run itself, cheapest first (fallbacks of a job's recorded plan). */
-  localPlans(from: string, to: string): ConversionPlan[] {
-    return this.graph.plans(from, to);
   }
 
   private async publish(): Promise<void> {

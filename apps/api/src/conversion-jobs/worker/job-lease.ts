@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConversionJob } from '../conversion-job.entity.js';
-import type { ConversionJobsRepository, RunOutcome } from '../conversion-jobs.repository.js';
+import type { JobLeases, RunOutcome } from './job-leases.repository.js';
 
 /** How often a run renews its lease (and writes its progress): also how soon it notices a DELETE. */
 export const HEARTBEAT_MS = 2000;
@@ -11,14 +11,15 @@ const SAFETY_MARGIN_MS = 5000;
 export type LeaseLoss = 'removed' | 'taken' | 'unrenewable';
 
 export type Acquired =
-  | { kind: 'held'; lease: JobLease; job: ConversionJob }
+  /** `runs`: how many runs claimed the job, this one included. */
+  | { kind: 'held'; lease: JobLease; job: ConversionJob; runs: number }
   /** Another run's lease is live: try again when it could have run out. */
   | { kind: 'busy'; retryInMs: number }
   | { kind: 'gone' | 'finished' | 'unpaid' };
 
 /**
  * One run's hold on a job. Acquiring it moves the job to processing under a random owner token and a
- * lease in the database; a heartbeat renews the lease and writes the latest progress (awaited, one
+ * lease record in the database; a heartbeat renews the lease and writes the latest progress (awaited, one
  * write per beat). When the job was removed (DELETE, expiry), the lease was taken, or it could not be
  * renewed in time, `signal` aborts: the engine is killed and the run gives up. Only the holder can
  * finish the job, so a late run can never overwrite another's result.
@@ -33,23 +34,23 @@ export class JobLease {
   lost?: LeaseLoss;
 
   private constructor(
-    private readonly jobs: ConversionJobsRepository,
+    private readonly leases: JobLeases,
     readonly jobId: string,
     private readonly owner: string,
     private readonly leaseSeconds: number,
   ) {}
 
-  static async acquire(jobs: ConversionJobsRepository, jobId: string, leaseSeconds: number): Promise<Acquired> {
+  static async acquire(leases: JobLeases, jobId: string, leaseSeconds: number): Promise<Acquired> {
     const owner = randomBytes(12).toString('base64url');
     const acquiredAt = Date.now();
-    const job = await jobs.claim(jobId, owner, leaseSeconds);
-    if (job) {
-      const lease = new JobLease(jobs, jobId, owner, leaseSeconds);
+    const claimed = await leases.claim(jobId, owner, leaseSeconds);
+    if (claimed) {
+      const lease = new JobLease(leases, jobId, owner, leaseSeconds);
       lease.lastRenewedAt = acquiredAt;
       lease.beating = lease.heartbeat();
-      return { kind: 'held', lease, job };
+      return { kind: 'held', lease, ...claimed };
     }
-    const current = await jobs.find(jobId);
+    const current = await leases.holderOf(jobId);
     if (!current) return { kind: 'gone' };
     if (current.status === 'done' || current.status === 'failed') return { kind: 'finished' };
     if (current.status === 'awaiting_payment') return { kind: 'unpaid' };
@@ -71,13 +72,13 @@ export class JobLease {
   async finish(outcome: RunOutcome): Promise<boolean> {
     await this.stop();
     if (this.lost) return false;
-    return this.jobs.finishRun(this.jobId, this.owner, outcome);
+    return this.leases.finish(this.jobId, this.owner, outcome);
   }
 
   /** Gives the job up for a retry later. */
   async release(): Promise<void> {
     await this.stop();
-    if (!this.lost) await this.jobs.releaseLease(this.jobId, this.owner);
+    if (!this.lost) await this.leases.release(this.jobId, this.owner);
   }
 
   async stop(): Promise<void> {
@@ -92,8 +93,8 @@ export class JobLease {
       const startedAt = Date.now();
       const progress = this.progress !== this.written ? this.progress : undefined;
       try {
-        if (!(await this.jobs.renewLease(this.jobId, this.owner, this.leaseSeconds, progress))) {
-          return this.lose((await this.jobs.find(this.jobId).catch(() => undefined)) === null ? 'removed' : 'taken');
+        if (!(await this.leases.renew(this.jobId, this.owner, this.leaseSeconds, progress))) {
+          return this.lose((await this.leases.holderOf(this.jobId).catch(() => undefined)) === null ? 'removed' : 'taken');
         }
         this.lastRenewedAt = startedAt;
         this.written = progress ?? this.written;

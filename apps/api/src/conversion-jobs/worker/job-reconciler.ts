@@ -11,13 +11,13 @@ import { conversionJobOf } from '../conversion-queue.js';
 import { JobDispatcher } from '../job-dispatcher.js';
 import { JobRemovalService } from '../job-removal.service.js';
 import { MAX_RUNS } from '../job-runs.js';
-import { CREATE_JOB_OPERATION, PURCHASE_RESULT_OPERATION } from '../../payments/paid-operations.js';
-import { type QueueState, repairOrphanedRun, repairQueued, repairUnsettled } from './reconcile-decisions.js';
+import { CREATE_JOB_OPERATION } from '../../payments/paid-operations.js';
+import { repairUnsettled, SETTLE_WINDOW_SECONDS } from '../../payments/settlement-repair.js';
+import { JobLeases } from './job-leases.repository.js';
+import { type QueueState, repairOrphanedRun, repairQueued } from './reconcile-decisions.js';
 
 /** A job is looked at only this long after its last change: the API or a worker may be about to act on it. */
 export const RECONCILE_GRACE_SECONDS = 10;
-/** No request can still be settling a payment this long after it was verified (x402 timeouts are minutes). */
-export const SETTLE_WINDOW_SECONDS = 15 * 60;
 const BATCH = 100;
 /** A Redis that does not answer within this makes the step wait for the next tick, not hang. */
 const QUEUE_CALL_TIMEOUT_MS = 3000;
@@ -28,15 +28,13 @@ export interface ReconcileReport {
   enqueued: number;
   requeued: number;
   failed: number;
-  purchasesCompleted: number;
-  purchasesReleased: number;
   timedOut: number;
 }
 
 /**
  * Brings every unfinished job to an end, whatever crashed around it. Every worker runs it on a timer
  * (not on the queue: it must work exactly when Redis lost its state); its actions are conditional and
- * idempotent, so runs in several workers agree. See README "The job cycle" for the timings.
+ * idempotent, so runs in several workers agree. See docs/operations.md, "The job cycle", for the timings.
  */
 @Injectable()
 export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -48,6 +46,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: ConversionJobsRepository,
+    private readonly leases: JobLeases,
     private readonly queue: JobService,
     private readonly dispatcher: JobDispatcher,
     private readonly ledger: PaymentLedgerRepository,
@@ -78,12 +77,11 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** One pass over every kind of unfinished job; each step on its own, so one failing dependency does not stop the others. */
   async reconcile(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { promoted: 0, discarded: 0, enqueued: 0, requeued: 0, failed: 0, purchasesCompleted: 0, purchasesReleased: 0, timedOut: 0 };
+    const report: ReconcileReport = { promoted: 0, discarded: 0, enqueued: 0, requeued: 0, failed: 0, timedOut: 0 };
     const steps = [
       () => this.unpaidJobs(report),
       () => this.queuedJobs(report),
       () => this.orphanedRuns(report),
-      () => this.stuckPurchases(report),
       () => this.pastDeadline(report),
     ];
     const problems: string[] = [];
@@ -92,13 +90,13 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
     return report;
   }
 
-  /** Jobs whose fee was verified but never marked settled: the ledger decides. */
+  /** Jobs whose charge was taken but never marked settled: the ledger decides. */
   private async unpaidJobs(report: ReconcileReport): Promise<void> {
-    for (const job of await this.jobs.findStale('awaiting_payment', RECONCILE_GRACE_SECONDS, BATCH)) {
+    for (const { job } of await this.leases.findStale('awaiting_payment', RECONCILE_GRACE_SECONDS, BATCH)) {
       const outcome = await this.ledger.outcomeFor(CREATE_JOB_OPERATION, job.id);
       switch (repairUnsettled(outcome, ageSeconds(job), SETTLE_WINDOW_SECONDS)) {
         case 'complete':
-          if (await this.jobs.markPaid(job.id)) {
+          if (await this.jobs.markCharged(job.id)) {
             report.promoted++;
             await this.dispatcher.dispatch(job);
           }
@@ -117,7 +115,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Paid jobs BullMQ does not hold (Redis down at enqueue, flushed, restarted without persistence). */
   private async queuedJobs(report: ReconcileReport): Promise<void> {
-    for (const job of await this.jobs.findStale('queued', RECONCILE_GRACE_SECONDS, BATCH)) {
+    for (const { job } of await this.leases.findStale('queued', RECONCILE_GRACE_SECONDS, BATCH)) {
       const repair = repairQueued(await this.stateOf(job));
       if (repair === 'leave') continue;
       if (repair === 'replace') await this.bounded(this.queue.remove(conversionJobOf(job), job.id));
@@ -128,39 +126,20 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Jobs left in processing by a run that vanished (worker killed, BullMQ job failed for good or lost). */
   private async orphanedRuns(report: ReconcileReport): Promise<void> {
-    for (const job of await this.jobs.findStale('processing', RECONCILE_GRACE_SECONDS, BATCH)) {
-      switch (repairOrphanedRun(await this.stateOf(job), job.attempts, MAX_RUNS)) {
+    for (const { job, runs } of await this.leases.findStale('processing', RECONCILE_GRACE_SECONDS, BATCH)) {
+      switch (repairOrphanedRun(await this.stateOf(job), runs, MAX_RUNS)) {
         case 'requeue':
-          if (await this.jobs.requeue(job.id)) {
+          if (await this.leases.requeue(job.id)) {
             report.requeued++;
             await this.bounded(this.queue.remove(conversionJobOf(job), job.id));
             await this.dispatcher.dispatch(job);
           }
           break;
         case 'fail':
-          if (await this.jobs.failUnheld(job.id, 'provider_error', `The conversion was interrupted ${job.attempts} times; it was given up.`)) {
+          if (await this.leases.failUnheld(job.id, 'provider_error', `The conversion was interrupted ${runs} times; it was given up.`)) {
             report.failed++;
             this.metrics.jobEnded('failed', 'provider_error');
           }
-          break;
-        case 'leave':
-      }
-    }
-  }
-
-  /** Result purchases that started but were never marked paid or released. */
-  private async stuckPurchases(report: ReconcileReport): Promise<void> {
-    for (const job of await this.jobs.findStuckPurchases(RECONCILE_GRACE_SECONDS, BATCH)) {
-      const outcome = await this.ledger.outcomeFor(PURCHASE_RESULT_OPERATION, job.id);
-      switch (repairUnsettled(outcome, ageSeconds(job), SETTLE_WINDOW_SECONDS)) {
-        case 'complete':
-          if (await this.jobs.completePurchase(job.id)) report.purchasesCompleted++;
-          break;
-        case 'undo':
-          if (await this.jobs.releasePurchase(job.id)) report.purchasesReleased++;
-          break;
-        case 'report':
-          this.reportOnce(`${job.id}:result`, `job ${job.id}: a result payment was verified but its settlement was never recorded; check the chain (ledger row of ${PURCHASE_RESULT_OPERATION})`);
           break;
         case 'leave':
       }
@@ -171,7 +150,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
   private async pastDeadline(report: ReconcileReport): Promise<void> {
     const minutes = this.config.jobCycle.deadlineMinutes;
     for (const job of await this.jobs.findPastDeadline(minutes, BATCH)) {
-      if (await this.jobs.failUnheld(job.id, 'timeout', `The conversion did not finish within ${minutes} minutes.`)) {
+      if (await this.leases.failUnheld(job.id, 'timeout', `The conversion did not finish within ${minutes} minutes.`)) {
         report.timedOut++;
         this.metrics.jobEnded('failed', 'timeout');
         await this.bounded(this.queue.remove(conversionJobOf(job), job.id));

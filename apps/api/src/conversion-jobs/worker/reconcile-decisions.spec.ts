@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repairOrphanedRun, repairQueued, repairUnsettled } from './reconcile-decisions.js';
+import { repairOrphanedRun, repairQueued } from './reconcile-decisions.js';
 
 describe('reconcile decisions', () => {
   it('enqueues a queued job BullMQ lost, replaces a finished entry, leaves a pending one', () => {
@@ -15,14 +15,5 @@ describe('reconcile decisions', () => {
     expect(repairOrphanedRun('completed', 3, 3)).toBe('fail');
     expect(repairOrphanedRun('delayed', 3, 3)).toBe('leave');
     expect(repairOrphanedRun('active', 1, 3)).toBe('leave');
-  });
-
-  it('completes what the ledger shows settled; undoes only what cannot be settling any more; reports the unknown', () => {
-    expect(repairUnsettled('settled', 5, 900)).toBe('complete');
-    expect(repairUnsettled('none', 5, 900)).toBe('leave');
-    expect(repairUnsettled('failed', 5, 900)).toBe('leave');
-    expect(repairUnsettled('none', 901, 900)).toBe('undo');
-    expect(repairUnsettled('failed', 901, 900)).toBe('undo');
-    expect(repairUnsettled('verified', 901, 900)).toBe('report');
   });
 });

@@ -21,18 +21,3 @@ export function repairOrphanedRun(state: QueueState, attempts: number, maxRuns: 
   if (PENDING.has(state)) return 'leave';
   return attempts >= maxRuns ? 'fail' : 'requeue';
 }
-
-/** What the ledger says of a payment for a job. */
-export type LedgerOutcome = 'settled' | 'verified' | 'failed' | 'none';
-
-/**
- * A job (or a result purchase) whose payment the API did not see through (it crashed, or its database
- * blinked after settlement): the ledger decides. Settled → complete it. Failed or never recorded, and
- * old enough that no request can still be settling it → undo it. Verified but never marked → the outcome
- * is unknown (the settlement may have happened on chain): keep it and report it.
- */
-export function repairUnsettled(ledger: LedgerOutcome, ageSeconds: number, settleWindowSeconds: number): 'complete' | 'undo' | 'leave' | 'report' {
-  if (ledger === 'settled') return 'complete';
-  if (ageSeconds < settleWindowSeconds) return 'leave';
-  return ledger === 'verified' ? 'report' : 'undo';
-}

@@ -1,0 +1,277 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConversionOptions, ConversionPlan } from '@fileshift/converters';
+import { AFTER_SETTLEMENT_RETRIES, withRetries } from '@fileshift/x402-nest';
+import { canonicalOptions, checkedOptions } from '../catalogue/conversion-choice.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
+import { DetectionService } from '../detection/detection.service.js';
+import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
+import type { ConversionJob, ConversionJobOrigin, ResultDelivery } from './conversion-job.entity.js';
+import { ConversionJobsRepository, type NewJob } from './conversion-jobs.repository.js';
+import { ConversionStartError, ConversionStartErrorCode } from './conversion-start.error.js';
+import { JobDispatcher } from './job-dispatcher.js';
+import { JobEndSignals } from './job-end-signals.js';
+import { newJobId } from './job-id.js';
+import { JobRemovalService } from './job-removal.service.js';
+import { jobInputKey } from './job-storage-keys.js';
+import { type ResultFile, resultFiles } from './result-files.js';
+import { type OpenedResult, ResultStore } from './result-store.js';
+
+/** Where a new job's input goes before the job exists, so its bytes never have to move. */
+export interface InputSlot {
+  jobId: string;
+  storageKey: string;
+}
+
+/** The file to convert, as detection and the job record see it. */
+export interface ConversionInput {
+  /** The client's name for it: a detection hint, and the base of the result's name. */
+  filename: string;
+  /** The name detection reads instead, when the client said the type another way (the key API's ext_in). */
+  detectAs?: string;
+  sizeBytes: number;
+  sha256: string;
+  createdAt: Date;
+  /** Its first bytes. */
+  head: Uint8Array;
+}
+
+/** A charge for a job: taken (verified) before the job is created, settled after, released when the job could not be. */
+export interface JobCharge {
+  settle(): Promise<unknown>;
+  release(reason: string): Promise<void>;
+}
+
+/**
+ * How a repeated request finds its job. `clientKey`: the key the client sent (an Idempotency-Key) — the same key
+ * with other parameters is refused, a failed job is answered as it is. `sameRequest`: the request itself — the
+ * same input (named by `scope`), target and options are the same conversion, and one that failed is tried again.
+ */
+export type Dedupe = { clientKey: string } | { sameRequest: string };
+
+export interface StartConversion {
+  origin: ConversionJobOrigin;
+  input: ConversionInput;
+  /** The input's bytes: already in the new job's slot, or copied from `copyFrom` once a job is created. */
+  bytes: { slot: InputSlot } | { copyFrom: string };
+  /** A format id of the catalogue. */
+  target: string;
+  /** As the client sent them; checked against the plan. */
+  options: unknown;
+  delivery: ResultDelivery;
+  retentionMs: number;
+  dedupe?: Dedupe;
+  /** Takes the job's charge; nothing is taken for a request that cannot start. */
+  charge?: (jobId: string) => Promise<JobCharge>;
+}
+
+export interface StartedConversion {
+  job: ConversionJob;
+  /** False when a repeated request got its existing job: nothing was charged, and a slot's bytes were not taken. */
+  created: boolean;
+}
+
+/** Without an announcement (lost, or Redis down) a waiter reads the job again after this long. */
+const FALLBACK_CHECK_MS = 1000;
+
+/**
+ * The conversion-jobs core, the one service both APIs start conversions through: it validates and plans once,
+ * de-duplicates, takes the charge, records the job, settles and dispatches it; it tells when a job ended, gives its
+ * result files, and removes jobs. It knows nothing of HTTP or of how an API words its answers.
+ */
+@Injectable()
+export class ConversionJobs {
+  private readonly logger = new Logger(ConversionJobs.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly detection: DetectionService,
+    private readonly jobs: ConversionJobsRepository,
+    private readonly dispatcher: JobDispatcher,
+    private readonly ends: JobEndSignals,
+    private readonly removal: JobRemovalService,
+    private readonly results: ResultStore,
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+  ) {}
+
+  /** A new job's input slot: store the upload there, then start the conversion with it. */
+  inputSlot(): InputSlot {
+    const jobId = newJobId();
+    return { jobId, storageKey: jobInputKey(jobId) };
+  }
+
+  async start(request: StartConversion): Promise<StartedConversion> {
+    // 1. Everything that can be checked before a charge: a request that cannot succeed is refused, charging nothing.
+    const { plans, options, source } = await this.plan(request);
+    const fingerprint = fingerprintOf(request, options);
+    const dedupeKey = request.dedupe && ('clientKey' in request.dedupe ? request.dedupe.clientKey : JSON.stringify([request.dedupe.sameRequest, request.target, canonicalOptions(options)]));
+    // 2. A repeated request gets its job again, free (and handed to the queue if it still waits).
+    if (dedupeKey) {
+      const existing = await this.existingFor(request, dedupeKey, fingerprint);
+      if (existing) return { job: existing, created: false };
+    }
+    const id = 'slot' in request.bytes ? request.bytes.slot.jobId : newJobId();
+    if ('copyFrom' in request.bytes) await this.storage.put(jobInputKey(id), await this.storage.get(request.bytes.copyFrom));
+    let inputTaken = false;
+    try {
+      // 3. The charge: taken, not yet settled.
+      const charge = await request.charge?.(id);
+      // 4. The job; while charged, not runnable until the charge settles. From here on it owns its input.
+      const record: NewJob = {
+        id,
+        origin: request.origin,
+        status: charge ? 'awaiting_payment' : 'queued',
+        originalFilename: request.input.filename,
+        fileCreatedAt: request.input.createdAt,
+        inputSizeBytes: request.input.sizeBytes,
+        inputSha256: request.input.sha256,
+        detectedInputFormat: source,
+        targetFormat: request.target,
+        plans,
+        options,
+        delivery: request.delivery,
+        dedupeKey: dedupeKey ?? null,
+        requestFingerprint: fingerprint,
+        expiresAt: new Date(Date.now() + request.retentionMs),
+      };
+      let job: ConversionJob;
+      try {
+        job = await this.jobs.create(record);
+      } catch (error) {
+        await charge?.release('request_failed');
+        // Two identical requests at once: the other one created the job.
+        if (dedupeKey && isUniqueViolation(error)) {
+          const existing = await this.existingFor(request, dedupeKey, fingerprint);
+          if (existing) return { job: existing, created: false };
+          throw new ConversionStartError(ConversionStartErrorCode.DedupeKeyBusy, 'Another request with this key is being processed; retry shortly.');
+        }
+        throw error;
+      }
+      inputTaken = true;
+      if (charge) {
+        // 5. Settlement; when it fails no trace of the job remains.
+        try {
+          await charge.settle();
+        } catch (error) {
+          await this.jobs.delete(id);
+          inputTaken = false;
+          throw error;
+        }
+        // 6. Charged: the job may run. (The reconciler also promotes a job whose charge the ledger shows settled.)
+        await withRetries(() => this.jobs.markCharged(id), { ...AFTER_SETTLEMENT_RETRIES, onRetry: (error) => this.logger.warn(`marking job ${id} paid failed; retrying: ${String(error)}`) });
+        await this.faultPause(id);
+        job = { ...job, status: 'queued' };
+      }
+      // 7. The queue; when Redis does not take it now, the reconciler does later.
+      await this.dispatcher.dispatch(job);
+      return { job, created: true };
+    } finally {
+      if (!inputTaken && 'copyFrom' in request.bytes) await this.storage.delete(jobInputKey(id));
+    }
+  }
+
+  find(id: string): Promise<ConversionJob | null> {
+    return this.jobs.find(id);
+  }
+
+  /** How a job that is no longer there went: deleted, expired, or never known (null). */
+  async removedAs(id: string): Promise<'deleted' | 'expired' | null> {
+    return (await this.jobs.findTombstone(id))?.reason ?? null;
+  }
+
+  /** Removes the job, its files and its records now; a run converting it stops at its next heartbeat. */
+  remove(job: ConversionJob, reason: 'deleted' | 'expired'): Promise<void> {
+    return this.removal.remove(job, reason);
+  }
+
+  /**
+   * The job once it ended (done or failed), as it is after `waitMs` otherwise, or null when it was removed. Wakes
+   * at the worker's announcement (no database polling): each round registers for it first, then reads the job, so an
+   * end in between is not missed; a lost announcement costs at most a second. Returns early when `signal` aborts.
+   */
+  async waitForEnd(job: ConversionJob, waitMs: number, signal: AbortSignal): Promise<ConversionJob | null> {
+    const deadline = Date.now() + waitMs;
+    for (let current: ConversionJob | null = job; ; ) {
+      const announced = this.ends.waitForEnd(job.id, Math.min(FALLBACK_CHECK_MS, Math.max(0, deadline - Date.now())), signal);
+      if (!current || current.status === 'done' || current.status === 'failed' || Date.now() >= deadline || signal.aborted) return current;
+      await announced;
+      if (signal.aborted) return current;
+      current = await this.jobs.find(job.id);
+    }
+  }
+
+  /** The files a done job delivers (pure; see result-files.ts). */
+  resultFiles(job: ConversionJob): ResultFile[] {
+    return resultFiles(job);
+  }
+
+  /** A result file's bytes, or null when storage no longer has them. */
+  openResult(file: ResultFile): Promise<OpenedResult | null> {
+    return this.results.open(file);
+  }
+
+  resultStored(file: ResultFile): Promise<boolean> {
+    return this.results.stored(file);
+  }
+
+  /** Removes every job past its retention, with its files; returns how many. */
+  purgeExpired(): Promise<number> {
+    return this.removal.purgeExpired();
+  }
+
+  /** The format the conversion starts from (the evidence rule), its plans (cheapest first) and its checked options. */
+  private async plan(request: StartConversion): Promise<{ plans: ConversionPlan[]; options: ConversionOptions; source: string }> {
+    const input = { filename: request.input.detectAs ?? request.input.filename, sizeBytes: request.input.sizeBytes, createdAt: request.input.createdAt, header: request.input.head };
+    const decision = await this.detection.planConversion(input, request.target);
+    if (!decision.ok) {
+      if (decision.problem === 'no_conversion_path') {
+        const hints = await this.detection.validTargets(input);
+        throw new ConversionStartError(ConversionStartErrorCode.NoConversionPath, decision.message, { field: 'target_format', source_format: hints.source, valid_targets: hints.targets });
+      }
+      throw new ConversionStartError(ConversionStartErrorCode.UnreadableInput, decision.message, { field: 'file' });
+    }
+    return { plans: decision.plans, options: checkedOptions(request.options, decision.plans[0]!), source: decision.format };
+  }
+
+  /**
+   * The job a dedupe key already created, handed to the queue again if it still waits; null when there is none, or
+   * when it failed and the request is one that tries again (it is removed first). Refused when the key came with other
+   * parameters or its job's charge is still settling.
+   */
+  private async existingFor(request: StartConversion, dedupeKey: string, fingerprint: string): Promise<ConversionJob | null> {
+    const job = await this.jobs.findByDedupeKey(request.origin, dedupeKey);
+    if (!job) return null;
+    if (job.requestFingerprint !== fingerprint) {
+      throw new ConversionStartError(ConversionStartErrorCode.DedupeKeyReused, 'This key was used with different request parameters.', { dedupe_key: dedupeKey });
+    }
+    if (job.status === 'awaiting_payment') throw new ConversionStartError(ConversionStartErrorCode.DedupeKeyBusy, 'Another request with this key is being processed; retry shortly.');
+    if (job.status === 'failed' && request.dedupe && 'sameRequest' in request.dedupe) {
+      await this.removal.remove(job, 'deleted');
+      return null;
+    }
+    if (job.status === 'queued') await this.dispatcher.dispatch(job);
+    return job;
+  }
+
+  /** Test-only fault injection (refused with live payments): a window to kill the process between settlement and enqueue. */
+  private async faultPause(jobId: string): Promise<void> {
+    const pauseMs = this.config.jobCycle.faultPauseBeforeEnqueueMs;
+    if (!pauseMs) return;
+    this.logger.warn(`fault injection: job ${jobId} is paid and queued; pausing ${pauseMs} ms before handing it to the queue`);
+    await sleep(pauseMs);
+  }
+}
+
+/** The request's parameters: its target, its input and its options in one canonical spelling. */
+function fingerprintOf(request: StartConversion, options: ConversionOptions): string {
+  const { input } = request;
+  return createHash('sha256')
+    .update(JSON.stringify([request.target, input.filename, input.createdAt.toISOString(), input.sizeBytes, input.sha256, canonicalOptions(options)]))
+    .digest('hex');
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { driverError?: { code?: string } }).driverError?.code === '23505';
+}

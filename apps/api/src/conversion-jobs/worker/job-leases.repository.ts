@@ -1,0 +1,165 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { FailureType } from '@fileshift/converters';
+import { DataSource, type EntityManager, In } from 'typeorm';
+import { ConversionJob, type ConversionJobStatus } from '../conversion-job.entity.js';
+
+/** How a run ended, written only by the run that holds the job's lease. */
+export type RunOutcome =
+  | { status: 'done'; resultSizeBytes: number; resultCount: number }
+  | { status: 'failed'; failureType: FailureType; failureMessage: string };
+
+/** A job as the reconciler sees it: with how many runs claimed it. */
+export interface JobWithRuns {
+  job: ConversionJob;
+  runs: number;
+}
+
+const LEASE_EXPIRES = 'now() + make_interval(secs => $2)';
+
+/**
+ * The runs of conversion jobs: who holds a job (its lease record) and the state changes that depend on it. Every
+ * change locks the job's row first, then reads or writes its lease, in one transaction: two runs never both hold a
+ * job, nothing is written after a job ended, and a job is failed or requeued only while no live run holds it.
+ */
+@Injectable()
+export class JobLeases {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Takes the job for one run: queued (or processing with no live lease) → processing under `owner`'s lease,
+   * counting the run. Null when it cannot be taken (gone, finished, unpaid, or another run's lease is live).
+   */
+  async claim(id: string, owner: string, leaseSeconds: number): Promise<JobWithRuns | null> {
+    const runs = await this.withJobLocked(id, ['queued', 'processing'], async (db) => {
+      const [lease] = await rowsOf<{ runs: number }>(
+        db,
+        `INSERT INTO job_leases AS l (job_id, owner, expires_at, runs) VALUES ($1, $3, ${LEASE_EXPIRES}, 1)
+         ON CONFLICT (job_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at, runs = l.runs + 1
+         WHERE l.owner IS NULL OR l.expires_at < now()
+         RETURNING l.runs`,
+        [id, leaseSeconds, owner],
+      );
+      if (!lease) return null;
+      await db.query(`UPDATE conversion_jobs SET status = 'processing', progress_percent = 5, updated_at = now() WHERE id = $1`, [id]);
+      return lease.runs;
+    });
+    if (runs === null) return null;
+    const job = await this.dataSource.getRepository(ConversionJob).findOneBy({ id });
+    return job ? { job, runs } : null;
+  }
+
+  /** The job's status and, while a run holds it, until when; null when the job is gone. */
+  async holderOf(id: string): Promise<{ status: ConversionJobStatus; leaseExpiresAt: Date | null } | null> {
+    const [row] = (await this.dataSource.query(
+      `SELECT j.status, CASE WHEN l.owner IS NULL THEN NULL ELSE l.expires_at END AS lease_expires_at
+       FROM conversion_jobs j LEFT JOIN job_leases l ON l.job_id = j.id WHERE j.id = $1`,
+      [id],
+    )) as Array<{ status: ConversionJobStatus; lease_expires_at: Date | null }>;
+    return row ? { status: row.status, leaseExpiresAt: row.lease_expires_at } : null;
+  }
+
+  /** Extends `owner`'s lease (and writes the progress); false when the run lost the job (removed, ended, or its lease was taken). */
+  async renew(id: string, owner: string, leaseSeconds: number, progressPercent?: number): Promise<boolean> {
+    const renewed = await this.withJobLocked(id, ['processing'], async (db) => {
+      if (!(await this.held(db, `UPDATE job_leases SET expires_at = ${LEASE_EXPIRES} WHERE job_id = $1 AND owner = $3 RETURNING job_id`, [id, leaseSeconds, owner]))) return null;
+      if (progressPercent === undefined) await db.query(`UPDATE conversion_jobs SET updated_at = now() WHERE id = $1`, [id]);
+      else await db.query(`UPDATE conversion_jobs SET progress_percent = $2, updated_at = now() WHERE id = $1`, [id, progressPercent]);
+      return true;
+    });
+    return renewed === true;
+  }
+
+  /** Ends the run that holds the lease: done or failed. False when that run no longer holds the job. */
+  async finish(id: string, owner: string, outcome: RunOutcome): Promise<boolean> {
+    const finished = await this.withJobLocked(id, ['processing'], async (db) => {
+      if (!(await this.held(db, `UPDATE job_leases SET owner = NULL, expires_at = NULL WHERE job_id = $1 AND owner = $2 RETURNING job_id`, [id, owner]))) return null;
+      if (outcome.status === 'done') {
+        await db.query(
+          `UPDATE conversion_jobs SET status = 'done', progress_percent = 100, result_size_bytes = $2, result_count = $3, finished_at = now(), updated_at = now() WHERE id = $1`,
+          [id, outcome.resultSizeBytes, outcome.resultCount],
+        );
+      } else {
+        await db.query(`UPDATE conversion_jobs SET status = 'failed', failure_type = $2, failure_message = $3, finished_at = now(), updated_at = now() WHERE id = $1`, [
+          id,
+          outcome.failureType,
+          outcome.failureMessage,
+        ]);
+      }
+      return true;
+    });
+    return finished === true;
+  }
+
+  /** Gives the job up without ending it (it will be retried); false when the run no longer held it. */
+  async release(id: string, owner: string): Promise<boolean> {
+    const released = await this.withJobLocked(id, undefined, async (db) => {
+      if (!(await this.held(db, `UPDATE job_leases SET owner = NULL, expires_at = NULL WHERE job_id = $1 AND owner = $2 RETURNING job_id`, [id, owner]))) return null;
+      await db.query(`UPDATE conversion_jobs SET updated_at = now() WHERE id = $1`, [id]);
+      return true;
+    });
+    return released === true;
+  }
+
+  /** Ends an unfinished job no run holds (the reconciler's verdict). */
+  async failUnheld(id: string, failureType: FailureType, failureMessage: string): Promise<boolean> {
+    const failed = await this.withJobLocked(id, ['queued', 'processing'], async (db) => {
+      if (await this.isHeld(db, id)) return null;
+      await db.query(`UPDATE conversion_jobs SET status = 'failed', failure_type = $2, failure_message = $3, finished_at = now(), updated_at = now() WHERE id = $1`, [
+        id,
+        failureType,
+        failureMessage,
+      ]);
+      await db.query(`UPDATE job_leases SET owner = NULL, expires_at = NULL WHERE job_id = $1`, [id]);
+      return true;
+    });
+    return failed === true;
+  }
+
+  /** processing → queued for a job whose run vanished (no live lease): it is dispatched again. */
+  async requeue(id: string): Promise<boolean> {
+    const requeued = await this.withJobLocked(id, ['processing'], async (db) => {
+      if (await this.isHeld(db, id)) return null;
+      await db.query(`UPDATE conversion_jobs SET status = 'queued', updated_at = now() WHERE id = $1`, [id]);
+      await db.query(`UPDATE job_leases SET owner = NULL, expires_at = NULL WHERE job_id = $1`, [id]);
+      return true;
+    });
+    return requeued === true;
+  }
+
+  /** Jobs in `status` last changed more than `graceSeconds` ago that no live run holds, oldest first, with their runs. */
+  async findStale(status: ConversionJobStatus, graceSeconds: number, limit: number): Promise<JobWithRuns[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT j.id, COALESCE(l.runs, 0) AS runs FROM conversion_jobs j LEFT JOIN job_leases l ON l.job_id = j.id
+       WHERE j.status = $1 AND j.updated_at < now() - make_interval(secs => $2) AND (l.owner IS NULL OR l.expires_at < now())
+       ORDER BY j.updated_at ASC LIMIT $3`,
+      [status, graceSeconds, limit],
+    )) as Array<{ id: string; runs: number }>;
+    if (rows.length === 0) return [];
+    const jobs = new Map((await this.dataSource.getRepository(ConversionJob).findBy({ id: In(rows.map((row) => row.id)) })).map((job) => [job.id, job]));
+    return rows.flatMap((row) => (jobs.has(row.id) ? [{ job: jobs.get(row.id)!, runs: row.runs }] : []));
+  }
+
+  /** Runs `change` with the job's row locked when it is in one of `statuses` (any status without them); null otherwise. */
+  private withJobLocked<T>(id: string, statuses: readonly ConversionJobStatus[] | undefined, change: (db: EntityManager) => Promise<T | null>): Promise<T | null> {
+    return this.dataSource.transaction(async (db) => {
+      const [job] = (await db.query(`SELECT status FROM conversion_jobs WHERE id = $1 FOR UPDATE`, [id])) as Array<{ status: ConversionJobStatus }>;
+      if (!job || (statuses && !statuses.includes(job.status))) return null;
+      return change(db);
+    });
+  }
+
+  /** Whether `sql` (an UPDATE … RETURNING or SELECT) found a row. */
+  private async held(db: EntityManager, sql: string, parameters: unknown[]): Promise<boolean> {
+    return (await rowsOf<unknown>(db, sql, parameters)).length > 0;
+  }
+
+  private async isHeld(db: EntityManager, id: string): Promise<boolean> {
+    return this.held(db, `SELECT 1 FROM job_leases WHERE job_id = $1 AND owner IS NOT NULL AND expires_at >= now() FOR UPDATE`, [id]);
+  }
+}
+
+/** The rows a statement returned, whatever its kind (TypeORM answers UPDATE … RETURNING as [rows, count]). */
+async function rowsOf<T>(db: EntityManager, sql: string, parameters: unknown[]): Promise<T[]> {
+  return (await db.queryRunner!.query(sql, parameters, true)).records as T[];
+}

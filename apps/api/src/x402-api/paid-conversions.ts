@@ -1,0 +1,57 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { resolveFormat } from '@fileshift/formats';
+import type { RoutePayment } from '@fileshift/x402-nest';
+import { parsedOptionsField } from '../catalogue/conversion-choice.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
+import { ConversionJobs, type InputSlot, type StartedConversion } from '../conversion-jobs/conversion-jobs.service.js';
+import { DetectionService } from '../detection/detection.service.js';
+import { RequestValidationError, validated } from '../errors/request-validation.error.js';
+import type { Upload } from '../http-kit/upload-reader.js';
+import { CreateConversionJobFieldsSchema, IdempotencyKeySchema } from './convert-file.schemas.js';
+
+/** x402 jobs are kept (details, input and result) this long after creation. */
+export const JOB_RETENTION_MS = 24 * 3600 * 1000;
+
+/**
+ * POST /api/x402/v1/convert-file in the core's terms: the multipart fields checked, the target resolved, the
+ * Idempotency-Key as the dedupe key, the job fee as the charge, and a result of several files sold as one ZIP.
+ */
+@Injectable()
+export class PaidConversions {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly jobs: ConversionJobs,
+    private readonly detection: DetectionService,
+  ) {}
+
+  /** `upload` is stored in `slot`; when no new job took it (refused, or an existing job was answered) the caller discards it. */
+  async start(slot: InputSlot, upload: Upload, idempotencyKey: string | undefined, payment: RoutePayment): Promise<StartedConversion> {
+    const key = validated(IdempotencyKeySchema, idempotencyKey);
+    const fields = validated(CreateConversionJobFieldsSchema, upload.fields);
+    if (!upload.file) throw RequestValidationError.of('file', 'the multipart part "file" is missing');
+    if (upload.file.size !== fields.size_bytes) throw RequestValidationError.of('size_bytes', `is ${fields.size_bytes} but ${upload.file.size} bytes arrived`);
+    const input = { filename: fields.filename, sizeBytes: upload.file.size, sha256: upload.file.sha256, createdAt: new Date(fields.created_at), head: upload.file.head };
+    const target = resolveFormat(fields.target_format);
+    if (!target) {
+      // The client may have misspelt it: tell it what it could ask for instead (GET /formats has the rest).
+      const { source, targets } = await this.detection.validTargets({ ...input, header: input.head });
+      const among = source ? `${source} converts to` : 'the targets are';
+      throw new RequestValidationError([{ field: 'target_format', message: `"${fields.target_format}" is not a known output format; ${among} ${targets.join(', ')}` }], {
+        source_format: source,
+        valid_targets: targets,
+      });
+    }
+    return this.jobs.start({
+      origin: 'x402',
+      input,
+      bytes: { slot },
+      target: target.id,
+      options: parsedOptionsField(fields.options),
+      delivery: 'bundle',
+      retentionMs: JOB_RETENTION_MS,
+      dedupe: key ? { clientKey: key } : undefined,
+      charge: (jobId) => payment.collect(this.config.prices.jobAtomic, jobId),
+    });
+  }
+}
