@@ -6,7 +6,7 @@ import { ENGINE_DESCRIPTORS } from '../src/engines/engines.js';
 
 const graph = new ConversionGraph(ENGINE_DESCRIPTORS);
 
-describe('the README conversion tables', () => {
+describe('the conversion tables of docs/formats.md', () => {
   it('list every conversion of the graph once, by category of the source, with the total', () => {
     const tables = conversionTablesMarkdown(graph);
     const total = graph.sourceFormats().reduce((count, source) => count + graph.targetsOf(source).length, 0);
@@ -16,8 +16,8 @@ describe('the README conversion tables', () => {
     expect(tables).toMatch(/\| docx \| .*\*\*pdf\*\*/);
   });
 
-  it('are current in the README (npm run readme:conversions rewrites them)', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  it('are current in docs/formats.md (npm run docs:formats rewrites them)', () => {
+    const readme = readFileSync(new URL('../../../docs/formats.md', import.meta.url), 'utf8');
     expect(readme).toContain(TABLES_BEGIN);
     expect(readme).toContain(TABLES_END);
     expect(withConversionTables(readme, conversionTablesMarkdown(graph))).toBe(readme);

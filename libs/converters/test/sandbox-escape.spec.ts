@@ -14,7 +14,7 @@ import { expectFailure } from './support/test-context.js';
 /**
  * A stand-in "engine" (a Python script run through the one runner every engine goes through) tries to escape its
  * sandbox: the network, the host's files, writes outside its scratch directory, a fork bomb, a memory bomb, a CPU
- * loop, a huge file, forbidden system calls. Each attempt fails the way the README says; the service keeps serving.
+ * loop, a huge file, forbidden system calls. Each attempt fails the way docs/engine-sandbox.md says; the service keeps serving.
  */
 const PYTHON = '/usr/bin/python3';
 const CHECKOUT = resolve(new URL('../../..', import.meta.url).pathname);

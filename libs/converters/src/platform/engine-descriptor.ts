@@ -75,7 +75,7 @@ export interface EngineLimits {
 export interface EngineDescriptor {
   id: string;
   engineClass: EngineClass;
-  /** For the README, the start-up log and the discovery documents. */
+  /** For the docs, the start-up log and the discovery documents. */
   description: string;
   /** Relative cost of one conversion (1 cheap … 10 heavy); the graph prefers the cheapest plan. */
   cost: number;

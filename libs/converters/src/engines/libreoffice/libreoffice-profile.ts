@@ -6,7 +6,7 @@ export interface ProfileSetting {
   path: string;
   prop: string;
   value: number | boolean;
-  /** Why we set it (README, review). */
+  /** Why we set it (its README, review). */
   why: string;
 }
 
