@@ -11,7 +11,7 @@ import type { Upload } from '../http-kit/upload-reader.js';
 import { CreateConversionJobFieldsSchema, IdempotencyKeySchema } from './convert-file.schemas.js';
 
 /** x402 jobs are kept (details, input and result) this long after creation. */
-export const JOB_RETENTION_MS = 24 * 3600 * 1000;
+const JOB_RETENTION_MS = 24 * 3600 * 1000;
 
 /**
  * POST /api/x402/v1/convert-file in the core's terms: the multipart fields checked, the target resolved, the
