@@ -1,3 +1,4 @@
+import { isLossyFormat } from '@fileshift/formats';
 import { describe, expect, it } from 'vitest';
 import { ConversionGraph } from '../src/platform/conversion-graph.js';
 import { optionsOfPlan, stepWeights } from '../src/platform/conversion-plan.js';
@@ -47,6 +48,30 @@ describe('ConversionGraph', () => {
     const chained = new ConversionGraph([chain]);
     expect(chained.plan('a', 'd')!.steps).toHaveLength(3);
     expect(chained.canConvert('a', 'e')).toBe(false);
+  });
+
+  it('never passes through a lossy format, even where that plan is cheaper; it may start or end at one', () => {
+    const raster = engine('raster', 1, [{ from: 'svg', to: 'jpg' }, { from: 'svg', to: 'png' }, { from: 'jpg', to: 'bmp' }, { from: 'png', to: 'bmp' }, { from: 'gif', to: 'bmp' }], 'images');
+    const cheapViaJpeg = engine('cheap', 0.1, [{ from: 'svg', to: 'jpg' }, { from: 'jpg', to: 'bmp' }, { from: 'svg', to: 'gif' }], 'images');
+    const graph = new ConversionGraph([raster, cheapViaJpeg]);
+    expect(graph.plans('svg', 'bmp').map((plan) => plan.steps.map((step) => step.to).join('>'))).toEqual(['png>bmp']);
+    expect(graph.plan('svg', 'jpg')!.steps).toHaveLength(1);
+    expect(graph.plan('jpg', 'bmp')!.steps).toHaveLength(1);
+    // A lossy source is not a licence for a second generation of loss.
+    const lossyChain = new ConversionGraph([engine('audio', 1, [{ from: 'mp4', to: 'mp3' }, { from: 'mp3', to: 'wav' }])]);
+    expect(lossyChain.canConvert('mp4', 'wav')).toBe(false);
+  });
+
+  it('no advertised plan passes through a lossy format', () => {
+    const graph = new ConversionGraph(ENGINE_DESCRIPTORS);
+    for (const source of graph.sourceFormats()) {
+      for (const target of graph.targetsOf(source)) {
+        for (const plan of graph.plans(source, target)) {
+          const detours = plan.steps.slice(0, -1).map((step) => step.to).filter((format) => isLossyFormat(format));
+          expect(detours, `${source} → ${target}`).toEqual([]);
+        }
+      }
+    }
   });
 
   it('uses a first-step-only pair only to start a plan', () => {

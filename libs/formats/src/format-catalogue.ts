@@ -1,5 +1,5 @@
 import type { FileFormat } from './file-format.js';
-import { FORMAT_TABLE } from './format-table.js';
+import { FORMAT_TABLE, LOSSY_FORMATS } from './format-table.js';
 
 /** Every format the service knows: the one source of truth. */
 export const FORMATS: readonly FileFormat[] = FORMAT_TABLE.map(([id, description, category, extensions, mimeTypes]) =>
@@ -35,6 +35,11 @@ export function formatByExtension(extension: string): FileFormat | undefined {
 
 export function formatsByMimeType(mime: string): FileFormat[] {
   return byMime.get(mime.split(';')[0]!.trim().toLowerCase()) ?? [];
+}
+
+/** Whether writing the format discards picture or sound (a lossy codec, fewer colours or channels). */
+export function isLossyFormat(id: string): boolean {
+  return LOSSY_FORMATS.has(id.toLowerCase());
 }
 
 export function mimeTypeOf(id: string): string {

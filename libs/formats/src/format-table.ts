@@ -202,3 +202,19 @@ export const FORMAT_TABLE: readonly FormatRow[] = [
   ['blend', 'Blender scene', 'model3d', ['blend'], ['application/x-blender']],
   ['fbx', 'Autodesk FBX 3D model', 'model3d', ['fbx'], ['application/vnd.autodesk.fbx']],
 ];
+
+/**
+ * Formats whose writers discard picture, sound or structure (a lossy codec, a palette of 256 colours, one bit or
+ * one channel per pixel; plain text drops tables, pictures and styles). A conversion plan never passes through one
+ * (svg → bmp goes through png, never through jpg); it may start or end at one.
+ */
+export const LOSSY_FORMATS: ReadonlySet<string> = new Set([
+  // image
+  'jpg', 'webp', 'avif', 'heic', 'gif', 'pbm', 'pgm', 'xbm',
+  // documents
+  'txt',
+  // audio
+  'mp3', 'ogg', 'opus', 'm4a', 'aac', 'wma', 'amr', 'ac3',
+  // video: every video target is written with a lossy codec
+  'mp4', 'mov', 'mkv', 'webm', 'avi', 'wmv', 'flv', 'mpeg', 'm2ts', '3gp', 'ogv', 'swf', 'h264',
+]);

@@ -1,3 +1,3 @@
 export type { FileFormat } from './file-format.js';
 export { FORMAT_CATEGORIES, type FormatCategory } from './format-category.js';
-export { extensionOf, formatByExtension, FORMATS, formatsByMimeType, getFormat, mimeTypeOf, resolveFormat } from './format-catalogue.js';
+export { extensionOf, formatByExtension, FORMATS, formatsByMimeType, getFormat, isLossyFormat, mimeTypeOf, resolveFormat } from './format-catalogue.js';

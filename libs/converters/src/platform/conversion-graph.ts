@@ -1,3 +1,4 @@
+import { isLossyFormat } from '@fileshift/formats';
 import type { ConversionPlan, PlanStep } from './conversion-plan.js';
 import type { EngineDescriptor } from './engine-descriptor.js';
 
@@ -16,7 +17,8 @@ interface Edge extends PlanStep {
  * (docx → pdf → png); the cheapest plan wins, and where two engines offer one pair the dearer one is the
  * fallback. Only a plan's last step may write several files (one per page), a pair marked first-step-only
  * starts a plan or is not in it, and a format is never visited twice. An engine's pair from a format to itself (pdf → pdf: PDF/A, compression) is a plan of
- * its own and never a step of a longer one.
+ * its own and never a step of a longer one. A plan never passes through a lossy format (jpg, mp3, gif…): a
+ * detour must not lose what its ends can hold, nor add a generation of loss to a lossy source.
  */
 export class ConversionGraph {
   private readonly edges = new Map<string, Edge[]>();
@@ -74,7 +76,7 @@ export class ConversionGraph {
       for (const edge of this.edgesFrom(at)) {
         if (edge.to === edge.from || visited.has(edge.to) || (edge.firstStepOnly && path.length > 0)) continue;
         if (edge.to === target) found.push(toPlan([...path, edge]));
-        else if (!edge.multipleOutputs && path.length + 1 < MAX_PLAN_STEPS) walk([...path, edge], edge.to, new Set([...visited, edge.to]));
+        else if (canPassThrough(edge, path.length)) walk([...path, edge], edge.to, new Set([...visited, edge.to]));
       }
     };
     walk([], source, new Set([source]));
@@ -96,7 +98,7 @@ export class ConversionGraph {
       for (const edge of this.edgesFrom(at)) {
         if (edge.to === edge.from || visited.has(edge.to) || (edge.firstStepOnly && depth > 0)) continue;
         reached.add(edge.to);
-        if (!edge.multipleOutputs && depth + 1 < MAX_PLAN_STEPS) walk(edge.to, depth + 1, new Set([...visited, edge.to]));
+        if (canPassThrough(edge, depth)) walk(edge.to, depth + 1, new Set([...visited, edge.to]));
       }
     };
     walk(source, 0, new Set([source]));
@@ -121,6 +123,11 @@ export class ConversionGraph {
   private edgesFrom(format: string): readonly Edge[] {
     return this.edges.get(format) ?? [];
   }
+}
+
+/** Whether a plan may go on from this step's output: one file, steps left, and not a lossy detour. */
+function canPassThrough(edge: Edge, stepsBefore: number): boolean {
+  return !edge.multipleOutputs && stepsBefore + 1 < MAX_PLAN_STEPS && !isLossyFormat(edge.to);
 }
 
 function toPlan(edges: Edge[]): ConversionPlan {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,16 @@ describe('SharpImageRuntime', () => {
       if (to === 'avif') expect(meta.compression, `${from}→avif`).toBe('av1');
       expect([meta.width, meta.height], `${from}→${to}`).toEqual([120, 80]);
     }
+  });
+
+  it('writes TIFF losslessly: every pixel of a noisy picture comes back, read by ImageMagick', async () => {
+    const noise = Buffer.from(Array.from({ length: 64 * 48 * 3 }, (_, index) => (index * 7919) % 251));
+    const png = join(dir, 'noise.png');
+    await sharp(noise, { raw: { width: 64, height: 48, channels: 3 } }).png().toFile(png);
+    const [tiff] = await convertStep(runtime, { inputPath: png, from: 'png', to: 'tiff' }, dir);
+    const decoded = execFileSync('convert', [tiff!, '-depth', '8', 'rgb:-'], { maxBuffer: 1024 * 1024 });
+    expect(decoded.equals(noise)).toBe(true);
+    expect(execFileSync('identify', ['-format', '%C', tiff!], { encoding: 'utf8' })).toMatch(/Zip/i);
   });
 
   it('honours quality, width, height and fit', async () => {

@@ -13,6 +13,12 @@ const OUTPUT_FORMAT: Record<Written, keyof FormatEnum> = {
   jpg: 'jpeg', png: 'png', webp: 'webp', avif: 'heif', tiff: 'tiff', gif: 'gif',
 };
 
+/** What each format is written with beyond sharp's defaults: AVIF is AV1 in HEIF; TIFF lossless (sharp's default is JPEG inside). */
+const WRITE_OPTIONS: Partial<Record<Written, object>> = {
+  avif: { compression: 'av1' },
+  tiff: { compression: 'deflate', predictor: 'horizontal' },
+};
+
 /** Raster images through sharp (libvips, prebuilt from npm, in-process); SVG as input only. */
 export class SharpImageRuntime implements EngineRuntime {
   readonly descriptor = SHARP_DESCRIPTOR;
@@ -46,7 +52,7 @@ export class SharpImageRuntime implements EngineRuntime {
         .rotate()
         .timeout({ seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)) });
       if (options.width || options.height) image = image.resize({ width: options.width, height: options.height, fit: options.fit ?? 'inside' });
-      await image.toFormat(OUTPUT_FORMAT[to], { ...(to === 'avif' ? { compression: 'av1' } : {}), ...(options.quality ? { quality: options.quality } : {}) }).toFile(outputPath);
+      await image.toFormat(OUTPUT_FORMAT[to], { ...WRITE_OPTIONS[to], ...(options.quality ? { quality: options.quality } : {}) }).toFile(outputPath);
     } catch (error) {
       await rm(outputPath, { force: true });
       throw toConversionError(error as Error, request.from);
