@@ -32,10 +32,13 @@ RUN npx nx run api:build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 # Every conversion engine (the Debian packages each engine's descriptor names; a test keeps this list
-# complete), fonts for documents, and the tools around them: bubblewrap is the engine sandbox (setpriv and prlimit,
+# complete), the fonts documents are drawn with (DOCUMENT_FONTS: every script, Calibri's and Cambria's metrics,
+# emoji; about 150 MB), and the tools around them: bubblewrap is the engine sandbox (setpriv and prlimit,
 # which it runs, come with util-linux, in every Debian image).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini ca-certificates file fonts-dejavu-core fonts-liberation2 bubblewrap \
+ && apt-get install -y --no-install-recommends tini ca-certificates file bubblewrap \
+      fonts-dejavu-core fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea \
+      fonts-noto-core fonts-noto-cjk fonts-symbola \
       ffmpeg \
       libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno \
       poppler-utils ghostscript img2pdf pandoc imagemagick \

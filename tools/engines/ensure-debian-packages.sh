@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need when any is missing, so `npm test` works on a fresh
-# Debian machine. Silent and quick when everything is there (one dpkg-query call, no apt).
-#   bash tools/engines/ensure-debian-packages.sh           install what is missing
-#   bash tools/engines/ensure-debian-packages.sh --check   only list what is missing (exit 1 if any)
+# Installs the Debian packages the service and the tests need when any is missing, so `npm start` converts documents
+# and `npm test` works on a fresh Debian machine. Silent and quick when everything is there (one dpkg-query call,
+# no apt).
+#   bash tools/engines/ensure-debian-packages.sh             install what the service and the tests need (npm test, .ci/run)
+#   bash tools/engines/ensure-debian-packages.sh --service   install what the service needs (npm start); without root
+#                                                            or sudo, say the one command to run and go on
+#   bash tools/engines/ensure-debian-packages.sh --check     only list what is missing (exit 1 if any)
 set -euo pipefail
 
-# THE list of Debian packages the tests need. Adding an engine (libreoffice-writer-nogui, pandoc, …)
-# is one line here; `.ci/run` and `npm test` both install from this list.
-PACKAGES=(
-  ffmpeg        # audio and video engine
-  file          # libmagic, the detection baseline
+# THE lists of Debian packages. Adding an engine (libreoffice-writer-nogui, pandoc, …) or a font is one line here;
+# `npm start`, `npm test` and `.ci/run` all install from these lists, and tests check that the Dockerfile installs
+# SERVICE_PACKAGES' engines and fonts (libs/converters: engine descriptors, DOCUMENT_FONTS).
+SERVICE_PACKAGES=(
   bubblewrap    # the engine sandbox (bwrap): every engine process runs in one
-  apparmor      # apparmor_parser: the tests compile the worker container's AppArmor profile (deploy/worker-apparmor)
+  ffmpeg        # audio and video engine
   libreoffice-writer-nogui   # documents engine (warm soffice pool): Writer
   libreoffice-calc-nogui     # … Calc
   libreoffice-impress-nogui  # … Impress
@@ -23,6 +25,13 @@ PACKAGES=(
   pandoc        # markup engine (md rst org tex ipynb epub ↔ office formats), always --sandbox
   calibre       # e-books engine (ebook-convert: epub mobi azw3 fb2 ↔ each other, docx odt → e-books)
   libarchive-tools # bsdtar: the archives engine (zip, 7z, tar, tar.gz, tar.bz2, tar.xz)
+  # Fonts every document is drawn with (DOCUMENT_FONTS in libs/converters says what each covers; about 150 MB)
+  fonts-dejavu-core fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea
+  fonts-noto-core fonts-noto-cjk fonts-symbola
+)
+TEST_PACKAGES=(
+  file          # libmagic, the detection baseline
+  apparmor      # apparmor_parser: the tests compile the worker container's AppArmor profile (deploy/worker-apparmor)
   7zip          # 7-Zip (7zz): the archive tests' 7z producer and reader, independent of bsdtar
   qpdf          # the tests' PDF producer (merged and encrypted samples) and PDF reader
   chromium      # the SDK's browser test runs a real headless Chromium against the service
@@ -31,6 +40,13 @@ PACKAGES=(
   redis-server  # redis-server for private Redis servers (fault-injection tests) and the dev queue
   postgresql    # initdb, pg_ctl, postgres (postgresql-15 on Debian 12) for private PostgreSQL servers
 )
+
+mode=${1:-}
+case "$mode" in
+  --service) PACKAGES=("${SERVICE_PACKAGES[@]}") ;;
+  "" | --check) PACKAGES=("${SERVICE_PACKAGES[@]}" "${TEST_PACKAGES[@]}") ;;
+  *) printf 'ensure-debian-packages: unknown option %s\n' "$mode" >&2; exit 2 ;;
+esac
 
 # Prints the given packages that are not installed, one per line.
 missing_packages() {
@@ -50,13 +66,13 @@ fail() {
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   # Not Debian: nothing to install with; the tests say what they miss.
-  printf 'ensure-debian-packages: not a Debian system, not checked; the tests need: %s\n' "${PACKAGES[*]}" >&2
+  printf 'ensure-debian-packages: not a Debian system, not checked; wanted: %s\n' "${PACKAGES[*]}" >&2
   exit 0
 fi
 
 mapfile -t missing < <(missing_packages "${PACKAGES[@]}")
 
-if [ "${1:-}" = "--check" ]; then
+if [ "$mode" = "--check" ]; then
   [ "${#missing[@]}" -eq 0 ] && exit 0
   printf '%s\n' "${missing[@]}"
   exit 1
@@ -68,15 +84,22 @@ if [ "$(id -u)" -eq 0 ]; then
   as_root=()
 elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
   as_root=(sudo -n)
+elif [ "$mode" = "--service" ]; then
+  # The service starts with the engines it finds and lists no pair of a missing one.
+  printf 'ensure-debian-packages: engines or fonts missing; to convert every format, run as root: apt-get install --no-install-recommends %s\n' "${missing[*]}" >&2
+  exit 0
 else
   fail "missing Debian packages the tests need; install them as root: apt-get install ${missing[*]}"
 fi
 
-printf 'ensure-debian-packages: installing %s\n' "${missing[*]}" >&2
+printf 'ensure-debian-packages: installing %s (a few minutes on a fresh machine)\n' "${missing[*]}" >&2
 # env carries DEBIAN_FRONTEND through sudo, which may reset the environment.
 apt=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=120)
-"${apt[@]}" update -qq
-"${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >&2
+if ! { "${apt[@]}" update -qq && "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >&2; }; then
+  [ "$mode" = "--service" ] || fail "apt-get failed to install: ${missing[*]}"
+  printf 'ensure-debian-packages: apt-get failed; the service starts with the engines it finds\n' >&2
+  exit 0
+fi
 
 mapfile -t still_missing < <(missing_packages "${missing[@]}")
 [ "${#still_missing[@]}" -eq 0 ] || fail "apt-get did not install: ${still_missing[*]}"

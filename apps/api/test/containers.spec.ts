@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ENGINE_DESCRIPTORS } from '@fileshift/converters';
+import { DOCUMENT_FONTS, ENGINE_DESCRIPTORS } from '@fileshift/converters';
 import { environmentSchema } from '../src/config/app-config.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -36,6 +36,11 @@ describe('container definitions', () => {
     for (const descriptor of ENGINE_DESCRIPTORS) {
       for (const pkg of descriptor.debianPackages) expect(installed, `${descriptor.id}: ${pkg}`).toContain(pkg);
     }
+  });
+
+  it('the image installs every document font (DOCUMENT_FONTS)', () => {
+    const installed = /apt-get install -y --no-install-recommends ([^&]+)&&/s.exec(dockerfile)?.[1]?.split(/[\s\\]+/).filter(Boolean) ?? [];
+    for (const font of DOCUMENT_FONTS) expect(installed).toContain(font.debianPackage);
   });
 
   it('the image sandboxes every engine by default: bubblewrap installed, ENGINE_SANDBOX=required', () => {

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DOCUMENT_FONTS } from '@fileshift/converters';
 import { environmentSchema } from '../src/config/app-config.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -58,6 +59,12 @@ describe('the documentation', () => {
     const table = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
     const documented = new Set([...table.matchAll(/^\| (`[A-Z0-9_]+`(?:, `[A-Z0-9_]+`)*) \|/gm)].flatMap(([, names]) => names!.split(', ').map((name) => name.slice(1, -1))));
     expect([...documented].sort()).toEqual(Object.keys(environmentSchema.shape).sort());
+  });
+
+  it('lists every font the engines draw with, as DOCUMENT_FONTS has them (docs/engines.md)', () => {
+    const engines = readFileSync(join(ROOT, 'docs/engines.md'), 'utf8');
+    const listed = [...engines.matchAll(/^\| `(fonts-[a-z0-9-]+)` \|/gm)].map(([, name]) => name);
+    expect(listed).toEqual(DOCUMENT_FONTS.map((font) => font.debianPackage));
   });
 
   it('names headings the way GitHub anchors them', () => {

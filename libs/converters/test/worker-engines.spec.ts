@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ENGINE_DESCRIPTORS, engineDescriptor } from '../src/engines/engines.js';
+import { DOCUMENT_FONTS } from '../src/platform/document-fonts.js';
 import { createEngineRuntimes, probeEngines } from '../src/engines/worker-engines.js';
 
 describe('createEngineRuntimes', () => {
@@ -17,13 +18,14 @@ describe('createEngineRuntimes', () => {
     expect(Object.keys(probed.versions).sort()).toEqual(['ghostscript', 'img2pdf', 'poppler']);
   });
 
-  it('the test command installs the Debian packages of every engine descriptor (tools/engines/ensure-debian-packages.sh)', () => {
+  it('npm start and the test command install the Debian packages of every engine descriptor and every document font (tools/engines/ensure-debian-packages.sh)', () => {
     const script = readFileSync(new URL('../../../tools/engines/ensure-debian-packages.sh', import.meta.url), 'utf8');
-    const list = /^PACKAGES=\(\n([\s\S]*?)^\)/m.exec(script)?.[1] ?? '';
-    const packages = list.split('\n').map((line) => line.replace(/#.*/, '').trim()).filter(Boolean);
+    const list = /^SERVICE_PACKAGES=\(\n([\s\S]*?)^\)/m.exec(script)?.[1] ?? '';
+    const packages = list.split('\n').flatMap((line) => line.replace(/#.*/, '').trim().split(/\s+/)).filter(Boolean);
     expect(packages.length).toBeGreaterThan(5);
     for (const descriptor of ENGINE_DESCRIPTORS) {
       for (const pkg of descriptor.debianPackages) expect(packages, `${descriptor.id}: ${pkg}`).toContain(pkg);
     }
+    for (const font of DOCUMENT_FONTS) expect(packages).toContain(font.debianPackage);
   });
 });

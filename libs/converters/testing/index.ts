@@ -13,3 +13,5 @@ export * from './ebook-samples.js';
 export * from './data-samples.js';
 export * from './archive-samples.js';
 export * from './raster-samples.js';
+export * from './script-samples.js';
+export * from './drawn-text.js';

@@ -7,7 +7,7 @@ import { zip, type ZipEntry } from './zip-writer.js';
 export const SAMPLE_HEADING = 'Fileshift sample';
 export const SAMPLE_CELLS = ['alpha', 'beta'] as const;
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 // ---------------------------------------------------------------- plain text formats
 
@@ -43,7 +43,7 @@ const RELS = (rels: Array<[id: string, type: string, target: string]>) =>
 /** WordprocessingML of a heading, a paragraph and a 2×2 table; `pages` adds pages after page breaks, one paragraph each. */
 function wordDocument(pages: readonly string[]): string {
   const paragraph = (text: string, style?: string) =>
-    `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${escape(text)}</w:t></w:r></w:p>`;
+    `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r></w:p>`;
   const cell = (text: string) => `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>${paragraph(text)}</w:tc>`;
   const table =
     `<w:tbl><w:tblPr><w:tblW w:w="4000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid>` +
@@ -69,6 +69,38 @@ export function sampleDocx(pages: readonly string[] = []): Buffer {
     },
     { name: '_rels/.rels', content: RELS([['rId1', 'officeDocument', 'word/document.xml']]) },
     { name: 'word/document.xml', content: wordDocument(pages) },
+    { name: 'word/_rels/document.xml.rels', content: RELS([['rId1', 'styles', 'styles.xml']]) },
+    { name: 'word/styles.xml', content: WORD_STYLES },
+  ]);
+}
+
+/** A paragraph of a hand-written document: its text, the language it is tagged with, the font it names. */
+export interface SampleParagraph {
+  text: string;
+  lang?: string;
+  font?: string;
+}
+
+/** A DOCX of the given paragraphs, each a run tagged with its language (w:lang) and font (w:rFonts), as Word writes them. */
+export function docxOfParagraphs(paragraphs: readonly SampleParagraph[]): Buffer {
+  const run = ({ text, lang, font }: SampleParagraph) => {
+    const fonts = font ? `<w:rFonts w:ascii="${font}" w:hAnsi="${font}" w:eastAsia="${font}" w:cs="${font}"/>` : '';
+    const language = lang ? `<w:lang w:val="${lang}" w:eastAsia="${lang}" w:bidi="${lang}"/>` : '';
+    return `<w:p><w:r>${fonts || language ? `<w:rPr>${fonts}${language}</w:rPr>` : ''}<w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r></w:p>`;
+  };
+  const document =
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` +
+    `<w:body>${paragraphs.map(run).join('')}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr></w:body></w:document>`;
+  return zip([
+    {
+      name: '[Content_Types].xml',
+      content: CONTENT_TYPES({
+        '/word/document.xml': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml',
+        '/word/styles.xml': 'application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml',
+      }),
+    },
+    { name: '_rels/.rels', content: RELS([['rId1', 'officeDocument', 'word/document.xml']]) },
+    { name: 'word/document.xml', content: document },
     { name: 'word/_rels/document.xml.rels', content: RELS([['rId1', 'styles', 'styles.xml']]) },
     { name: 'word/styles.xml', content: WORD_STYLES },
   ]);
@@ -118,7 +150,7 @@ export function sampleDocm({ macroMarkerPath }: { macroMarkerPath: string }): Bu
 /** An XLSX: a row of strings, a row of numbers, and optionally a formula in A3 (no cached value). */
 export function sampleXlsx(formula?: string): Buffer {
   const strings = SAMPLE_CELLS.map((text, i) => `<c r="${'AB'[i]}1" t="inlineStr"><is><t>${text}</t></is></c>`).join('');
-  const formulaRow = formula ? `<row r="3"><c r="A3" t="str"><f>${escape(formula)}</f></c></row>` : '';
+  const formulaRow = formula ? `<row r="3"><c r="A3" t="str"><f>${escapeXml(formula)}</f></c></row>` : '';
   const sheet =
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
     `<sheetData><row r="1">${strings}</row><row r="2"><c r="A2"><v>1</v></c><c r="B2"><v>2</v></c></row>${formulaRow}</sheetData></worksheet>`;
@@ -185,7 +217,7 @@ export function odf(kind: keyof typeof ODF_TYPES, body: string, extras: OdfExtra
   // Every office suite writes styles.xml, and some readers (pandoc) require it: an empty one unless styles are given.
   const styles = `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-styles ${ODF_NAMESPACES} office:version="1.3">${extras.documentStyles ?? '<office:styles/>'}</office:document-styles>`;
   const meta = extras.title
-    ? [{ name: 'meta.xml', content: `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-meta ${ODF_NAMESPACES} xmlns:dc="http://purl.org/dc/elements/1.1/" office:version="1.3"><office:meta><dc:title>${escape(extras.title)}</dc:title></office:meta></office:document-meta>` }]
+    ? [{ name: 'meta.xml', content: `<?xml version="1.0" encoding="UTF-8"?>\n<office:document-meta ${ODF_NAMESPACES} xmlns:dc="http://purl.org/dc/elements/1.1/" office:version="1.3"><office:meta><dc:title>${escapeXml(extras.title)}</dc:title></office:meta></office:document-meta>` }]
     : [];
   const files = [{ name: 'styles.xml', content: styles }, ...meta, ...(extras.files ?? [])];
   const manifest =
@@ -213,16 +245,16 @@ export interface OdtExtras {
 
 /** An ODT: heading, paragraph and a 2×2 table, plus the extras asked for. */
 export function sampleOdt(extras: OdtExtras = {}): Buffer {
-  const cell = (text: string) => `<table:table-cell office:value-type="string"><text:p>${escape(text)}</text:p></table:table-cell>`;
+  const cell = (text: string) => `<table:table-cell office:value-type="string"><text:p>${escapeXml(text)}</text:p></table:table-cell>`;
   const image = extras.linkedImageUrl
     ? `<text:p><draw:frame draw:name="linked" text:anchor-type="as-char" svg:width="2cm" svg:height="2cm">` +
-      `<draw:image xlink:href="${escape(extras.linkedImageUrl)}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame></text:p>`
+      `<draw:image xlink:href="${escapeXml(extras.linkedImageUrl)}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame></text:p>`
     : '';
   const body =
     `<text:h text:outline-level="1">${SAMPLE_HEADING}</text:h><text:p>A paragraph written by hand as ODF.</text:p>${image}` +
     `<table:table table:name="T1"><table:table-column table:number-columns-repeated="2"/><table:table-row>${cell(SAMPLE_CELLS[0])}${cell(SAMPLE_CELLS[1])}</table:table-row>` +
     `<table:table-row>${cell('1')}${cell('2')}</table:table-row></table:table>` +
-    (extras.pages ?? []).map((text) => `<text:p text:style-name="PageBreak">${escape(text)}</text:p>`).join('');
+    (extras.pages ?? []).map((text) => `<text:p text:style-name="PageBreak">${escapeXml(text)}</text:p>`).join('');
   const styles = `<style:style style:name="PageBreak" style:family="paragraph"><style:paragraph-properties fo:break-before="page"/></style:style>`;
   if (!extras.macroMarkerPath) return odf('text', body, { styles });
   return odf('text', body, {
@@ -259,16 +291,16 @@ function basicLibrary(source: string): ZipEntry[] {
     },
     {
       name: 'Basic/Standard/Module1.xml',
-      content: doctype('script:module', 'module.dtd') + `<script:module xmlns:script="http://openoffice.org/2000/script" script:name="Module1" script:language="StarBasic">${escape(source)}</script:module>`,
+      content: doctype('script:module', 'module.dtd') + `<script:module xmlns:script="http://openoffice.org/2000/script" script:name="Module1" script:language="StarBasic">${escapeXml(source)}</script:module>`,
     },
   ];
 }
 
 /** An ODS: a row of strings, a row of numbers, and optionally a formula in A3 with no cached value. */
 export function sampleOds(formula?: string): Buffer {
-  const string = (text: string) => `<table:table-cell office:value-type="string"><text:p>${escape(text)}</text:p></table:table-cell>`;
+  const string = (text: string) => `<table:table-cell office:value-type="string"><text:p>${escapeXml(text)}</text:p></table:table-cell>`;
   const number = (value: number) => `<table:table-cell office:value-type="float" office:value="${value}"><text:p>${value}</text:p></table:table-cell>`;
-  const formulaRow = formula ? `<table:table-row><table:table-cell table:formula="of:=${escape(formula)}"/></table:table-row>` : '';
+  const formulaRow = formula ? `<table:table-row><table:table-cell table:formula="of:=${escapeXml(formula)}"/></table:table-row>` : '';
   return odf(
     'spreadsheet',
     `<table:table table:name="Sheet1"><table:table-column table:number-columns-repeated="2"/>` +
@@ -282,7 +314,7 @@ export function sampleOdp(titles: readonly string[] = [SAMPLE_HEADING]): Buffer 
     .map(
       (title, i) =>
         `<draw:page draw:name="page${i + 1}"><draw:frame svg:x="2cm" svg:y="2cm" svg:width="20cm" svg:height="3cm">` +
-        `<draw:text-box><text:p>${escape(title)}</text:p></draw:text-box></draw:frame></draw:page>`,
+        `<draw:text-box><text:p>${escapeXml(title)}</text:p></draw:text-box></draw:frame></draw:page>`,
     )
     .join('');
   return odf('presentation', slides);
@@ -318,9 +350,9 @@ const LOREM =
  */
 export function sampleReportOdt(): Buffer {
   const p = (text: string, style = 'Body') => `<text:p text:style-name="${style}">${text}</text:p>`;
-  const h = (level: number, text: string, style = `H${level}`) => `<text:h text:style-name="${style}" text:outline-level="${level}">${escape(text)}</text:h>`;
-  const item = (text: string, nested = '') => `<text:list-item>${p(escape(text))}${nested}</text:list-item>`;
-  const cell = (text: string) => `<table:table-cell office:value-type="string">${p(escape(text))}</table:table-cell>`;
+  const h = (level: number, text: string, style = `H${level}`) => `<text:h text:style-name="${style}" text:outline-level="${level}">${escapeXml(text)}</text:h>`;
+  const item = (text: string, nested = '') => `<text:list-item>${p(escapeXml(text))}${nested}</text:list-item>`;
+  const cell = (text: string) => `<table:table-cell office:value-type="string">${p(escapeXml(text))}</table:table-cell>`;
   const [intro, findings, measurements, twoColumns] = REPORT.headings;
   const [scanned, tables, merged, headers] = REPORT.bullets;
   const body =
@@ -366,7 +398,7 @@ export function sampleReportOdt(): Buffer {
     `<office:automatic-styles><style:page-layout style:name="Page"><style:page-layout-properties fo:page-width="21cm" fo:page-height="29.7cm" fo:margin-top="1.5cm" fo:margin-bottom="1.5cm" fo:margin-left="2cm" fo:margin-right="2cm"/>` +
     `<style:header-style><style:header-footer-properties fo:min-height="0.8cm" fo:margin-bottom="0.5cm"/></style:header-style><style:footer-style><style:header-footer-properties fo:min-height="0.8cm" fo:margin-top="0.5cm"/></style:footer-style></style:page-layout></office:automatic-styles>` +
     `<office:master-styles><style:master-page style:name="Standard" style:page-layout-name="Page">` +
-    `<style:header>${p(escape(REPORT.header), 'Margin')}</style:header><style:footer>${p('Page <text:page-number text:select-page="current">1</text:page-number>', 'Margin')}</style:footer>` +
+    `<style:header>${p(escapeXml(REPORT.header), 'Margin')}</style:header><style:footer>${p('Page <text:page-number text:select-page="current">1</text:page-number>', 'Margin')}</style:footer>` +
     `</style:master-page></office:master-styles>`;
   return odf('text', body, { styles, documentStyles, title: REPORT.title });
 }
