@@ -6,6 +6,7 @@ import { defaultEngineSandbox, type EngineSandbox } from '../sandbox/engine-sand
 import { sweepOrphanDirectories } from '../sandbox/owned-directories.js';
 import { processLimitsOf } from '../sandbox/process-limits.js';
 import { NodeHostProcess, type HostAnswer, type HostCall, NODE_HOST_PREFIX } from './node-host.process.js';
+import { WarmPool } from '../warm-pool.js';
 import { packageClosure } from './package-closure.js';
 
 /** The host program, built by the package's build (esbuild) from node-host.main.ts: the same path from src/ and dist/. */
@@ -39,29 +40,29 @@ export interface NodeHostPoolOptions {
  * wait their turn in order.
  */
 export class NodeHostPool {
-  private readonly hosts = new Set<StartedHost>();
-  private idle: StartedHost[] = [];
-  private waiters: Array<{ resolve: (host: StartedHost) => void; reject: (error: Error) => void }> = [];
+  private readonly pool: WarmPool<NodeHostProcess>;
   private versionsSeen?: Promise<Record<string, string>>;
-  private readonly size: number;
   private readonly sandbox: Promise<EngineSandbox>;
   private readonly bundle: string;
-  private readonly exitHook = () => {
-    for (const host of this.hosts) host.process?.killNow();
-  };
-  private running = false;
   /** What the host needs of node_modules (sharp and its libraries), found once. */
   private sharpPackages?: Promise<string[]>;
 
   constructor(private readonly options: NodeHostPoolOptions = {}) {
-    this.size = options.size ?? Math.max(1, Math.min(4, availableParallelism()));
     this.sandbox = Promise.resolve(options.sandbox ?? defaultEngineSandbox());
     this.bundle = options.bundle ?? NODE_HOST_BUNDLE;
+    this.pool = new WarmPool({
+      size: options.size ?? Math.max(1, Math.min(4, availableParallelism())),
+      maxRequests: options.maxRequestsPerHost ?? DEFAULT_MAX_REQUESTS_PER_HOST,
+      spawn: () => this.spawn(),
+      // What the hosts of a killed worker left: their processes died with it, their directories did not.
+      onBegin: () => void sweepOrphanDirectories(this.root(), NODE_HOST_PREFIX).catch(() => undefined),
+      stopping: () => new ConversionError('provider_error', 'The Node host is stopping.', true),
+    });
   }
 
   /** The hosted engines' versions, from a host that started (once); rejects with why a host cannot start. */
   versions(): Promise<Record<string, string>> {
-    this.versionsSeen ??= this.withHost((host) => Promise.resolve(host.versions)).catch((error: unknown) => {
+    this.versionsSeen ??= this.pool.with((host) => Promise.resolve(host.versions)).catch((error: unknown) => {
       this.versionsSeen = undefined;
       throw error;
     });
@@ -69,93 +70,26 @@ export class NodeHostPool {
   }
 
   /** Starts the hosts in the background; never rejects. */
-  async start(): Promise<void> {
-    this.begin();
-    const starting: Array<Promise<unknown>> = [];
-    while (this.hosts.size < this.size) starting.push(this.spawn().then((host) => this.offer(host), () => undefined));
-    await Promise.allSettled(starting);
+  start(): Promise<void> {
+    return this.pool.start();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    const stopping = new ConversionError('provider_error', 'The Node host is stopping.', true);
-    for (const waiter of this.waiters.splice(0)) waiter.reject(stopping);
-    this.idle = [];
-    await Promise.all([...this.hosts].map((host) => host.process?.stop()));
-    this.hosts.clear();
-    process.off('exit', this.exitHook);
+  stop(): Promise<void> {
+    return this.pool.stop();
   }
 
   /** Runs one request on a host of the pool. */
   run(call: HostCall): Promise<HostAnswer> {
-    return this.withHost((host) => host.process.request(call));
-  }
-
-  private async withHost<T>(use: (host: StartedHost) => Promise<T>): Promise<T> {
-    const host = await this.acquire();
-    try {
-      return await use(host);
-    } finally {
-      this.release(host);
-    }
-  }
-
-  private begin(): void {
-    if (this.running) return;
-    this.running = true;
-    process.on('exit', this.exitHook);
-    // What the hosts of a killed worker left: their processes died with it, their directories did not.
-    void sweepOrphanDirectories(this.root(), NODE_HOST_PREFIX).catch(() => undefined);
+    return this.pool.with((host) => host.request(call));
   }
 
   private root(): string {
     return this.options.workRoot ?? tmpdir();
   }
 
-  private async acquire(): Promise<StartedHost> {
-    this.begin();
-    for (let idle = this.idle.pop(); idle; idle = this.idle.pop()) {
-      // One that died while idle is not offered: it goes, and the pool has room for another.
-      if (!idle.process.ended) return idle;
-      this.hosts.delete(idle);
-    }
-    if (this.hosts.size < this.size) return this.spawn();
-    return new Promise<StartedHost>((resolve, reject) => this.waiters.push({ resolve, reject }));
-  }
-
-  private release(host: StartedHost): void {
-    if (host.process.ended || host.process.requests >= (this.options.maxRequestsPerHost ?? DEFAULT_MAX_REQUESTS_PER_HOST)) {
-      this.retire(host);
-      return;
-    }
-    this.offer(host);
-  }
-
-  private offer(host: StartedHost): void {
-    if (!this.running) return void host.process.stop();
-    const waiter = this.waiters.shift();
-    if (waiter) waiter.resolve(host);
-    else this.idle.push(host);
-  }
-
-  /** A dead or worn host goes; a waiting request gets a fresh one. */
-  private retire(host: StartedHost): void {
-    this.hosts.delete(host);
-    void host.process.stop();
-    if (this.waiters.length > 0 && this.running) {
-      void this.spawn().then(
-        (fresh) => this.offer(fresh),
-        (error: Error) => this.waiters.shift()?.reject(error),
-      );
-    }
-  }
-
-  private async spawn(): Promise<StartedHost> {
-    // Counted from the start, so that concurrent requests do not start more hosts than the pool holds.
-    const host: StartedHost = { process: undefined!, versions: {} };
-    this.hosts.add(host);
+  private async spawn(): Promise<NodeHostProcess> {
     try {
-      host.process = new NodeHostProcess({
+      const host = new NodeHostProcess({
         sandbox: await this.sandbox,
         root: this.root(),
         bundle: this.bundle,
@@ -163,16 +97,10 @@ export class NodeHostPool {
         limits: processLimitsOf(HOST_LIMITS),
         heapMb: this.options.heapMb ?? HEAP_MB,
       });
-      host.versions = await host.process.start();
+      await host.start();
       return host;
     } catch (error) {
-      this.hosts.delete(host);
       throw new ConversionError('provider_error', 'The Node host could not start.', true, (error as Error).message);
     }
   }
-}
-
-interface StartedHost {
-  process: NodeHostProcess;
-  versions: Record<string, string>;
 }

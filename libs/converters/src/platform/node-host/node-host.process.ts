@@ -13,6 +13,7 @@ import { ConversionWatch } from '../sandbox/conversion-watch.js';
 import { ProcessTreeCpu } from '../sandbox/process-tree-cpu.js';
 import { spawnWrapped } from '../sandbox/spawn-wrapped.js';
 import type { HostReply, HostRequest, HostTask } from './node-host.protocol.js';
+import type { WarmProcess } from '../warm-pool.js';
 
 /** Host directories: `fileshift-node-host-<host>_<pid>-XXXXXX`, swept by the next pool when their worker is gone. */
 export const NODE_HOST_PREFIX = 'fileshift-node-host-';
@@ -58,9 +59,11 @@ type Pending = { id: number; resolve: (reply: Extract<HostReply, { ok: boolean }
  * the exchange is emptied after every request. A time limit, the CPU limit or an abort kill the host (its whole
  * sandbox); so does anything the upload does to it — the pool starts another.
  */
-export class NodeHostProcess {
+export class NodeHostProcess implements WarmProcess {
   readonly dir: Promise<string>;
   requests = 0;
+  /** The hosted engines' versions, once started. */
+  versions: Record<string, string> = {};
   private child?: ChildProcess;
   private cpu?: ProcessTreeCpu;
   private prepared?: PreparedCommand;
@@ -123,7 +126,8 @@ export class NodeHostProcess {
       void this.stop();
       throw new Error(`the Node host did not start: ${(error as Error).message}${this.stderr ? `\n${this.stderr.trim()}` : ''}`);
     });
-    return answer.versions ?? {};
+    this.versions = answer.versions ?? {};
+    return this.versions;
   }
 
   /** Runs one request: stages the input, sends it, watches it, moves the output files into `outputDir`. */
