@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -207,6 +207,21 @@ describe('options, limits and failures', () => {
     writeFileSync(calcHtml, `<!DOCTYPE html><html><head>${dates}</head><body><table><tr><td>${SAMPLE_CELLS[0]}</td><td>1</td></tr></table></body></html>`);
     const [out] = (await convertStep(runtime, { inputPath: calcHtml, from: 'html', to: 'txt' }, dir)) as [string];
     expectDocument(out, 'txt', SAMPLE_CELLS[0]);
+    expect((await runtime.inspect()).instances.map((i) => i.officePid).sort()).toEqual(pids);
+  });
+
+  it('converts an HTML page with HTTP headers in its head (a Content-Security-Policy, a refresh, as our PDF → HTML writes), keeping its charset, and the instance survives', async () => {
+    const pids = await startedOfficePids();
+    const page = join(samples, 'headers.html');
+    const headers =
+      `<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
+      `<meta http-equiv=refresh content="5">`;
+    writeFileSync(page, Buffer.from(`<!DOCTYPE html><html><head>${headers}</head><style>p { margin: 0 }</style><body><p style="position:absolute;top:10px">${SAMPLE_HEADING} caf\u00e9</p></body></html>`, 'latin1'));
+    for (const to of ['docx', 'txt'] as const) {
+      const [out] = (await convertStep(runtime, { inputPath: page, from: 'html', to }, dir)) as [string];
+      expectDocument(out, to, SAMPLE_HEADING);
+      if (to === 'txt') expect(readFileSync(out, 'utf8')).toContain('café');
+    }
     expect((await runtime.inspect()).instances.map((i) => i.officePid).sort()).toEqual(pids);
   });
 
