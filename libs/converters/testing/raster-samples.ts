@@ -36,7 +36,7 @@ export function writeRasterSamples(dir: string): Map<string, string> {
 const DECODED_AS: Record<string, string> = { bmp: 'bmp', tga: 'targa', ppm: 'ppm', pgm: 'pgm', pbm: 'pbm', pcx: 'pcx', jp2: 'jpeg2000' };
 export const RASTER_TARGETS: ReadonlySet<string> = new Set([...Object.keys(DECODED_AS), 'ico']);
 
-/** Checks a raster output with a decoder that is not the engine's: ffprobe's image decoders, or libmagic for ICO. */
+/** Checks a raster output with a decoder that is not the engine's: ffprobe's image decoders (its type, and that it is not blank), or libmagic for ICO. */
 export function expectRaster(path: string, format: string): void {
   if (format === 'ico') {
     expect(execFileSync('file', ['--brief', path], { encoding: 'utf8' })).toMatch(/MS Windows icon resource/);
@@ -45,4 +45,8 @@ export function expectRaster(path: string, format: string): void {
   const [codec, width] = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,width', '-of', 'csv=p=0', path], { encoding: 'utf8' }).trim().split(',');
   expect(codec).toBe(DECODED_AS[format]);
   expect(Number(width)).toBeGreaterThan(0);
+  // The picture survived: no sample is white, so an output that decodes to white (a threshold, a lost alpha) lost it.
+  const grey = execFileSync('ffmpeg', ['-v', 'error', '-i', path, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { maxBuffer: 64 * 1024 * 1024 });
+  const inked = grey.filter((value) => value < 240).length;
+  expect(inked / grey.length, `${format}: share of pixels that are not white`).toBeGreaterThan(0.1);
 }

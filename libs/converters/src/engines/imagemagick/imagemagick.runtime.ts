@@ -14,8 +14,19 @@ const PROBE_TIMEOUT_MS = 15_000;
 const CODERS: Record<string, string> = {
   bmp: 'BMP', ico: 'ICO', tga: 'TGA', ppm: 'PPM', pgm: 'PGM', pbm: 'PBM', psd: 'PSD', jp2: 'JP2', heic: 'HEIC', pcx: 'PCX', xpm: 'XPM', png: 'PNG', jpg: 'JPEG',
 };
-/** Per target, what it needs: an icon holds at most 256×256. */
-const OUTPUT_ARGS: Record<string, string[]> = { ico: ['-resize', '256x256>'] };
+/** Transparency laid on white: for targets that hold none (ImageMagick would write PCX with a fourth plane few readers know). */
+const ON_WHITE = ['-background', 'white', '-alpha', 'remove', '-alpha', 'off'];
+/**
+ * Per target, what it needs: an icon holds at most 256×256; formats without transparency get the picture on white;
+ * one bit per pixel is dithered (a threshold turns a mid-tone picture all white or all black).
+ */
+const OUTPUT_ARGS: Record<string, string[]> = {
+  ico: ['-resize', '256x256>'],
+  pcx: ON_WHITE,
+  ppm: ON_WHITE,
+  pgm: ON_WHITE,
+  pbm: [...ON_WHITE, '-dither', 'FloydSteinberg', '-monochrome'],
+};
 
 /** Raster images through ImageMagick 6 (Debian package), under our policy, inside the sandboxed runner. */
 export class ImageMagickRuntime implements EngineRuntime {
