@@ -72,7 +72,8 @@ const EXPORT_FILTERS: Record<DocumentFamily, Record<string, { filter: string; op
     docx: { filter: 'MS Word 2007 XML' },
     odt: { filter: 'writer8' },
     rtf: { filter: 'Rich Text Format' },
-    txt: { filter: 'Text (encoded)', options: 'UTF8,LF' },
+    // Charset, line ends, font, language, byte-order mark: none (a BOM is the first "character" of every reader's text).
+    txt: { filter: 'Text (encoded)', options: 'UTF8,LF,,,false' },
     // Images as data: URLs inside the one output file, not as files beside it.
     html: { filter: 'HTML (StarWriter)', options: 'EmbedImages' },
   },

@@ -154,6 +154,13 @@ describe('options, limits and failures', () => {
     expect(pdfInfo(plain, '-meta')).not.toMatch(/pdfaid/);
   });
 
+  it('writes plain text as UTF-8 without a byte-order mark, lines ended by LF', async () => {
+    const [text] = (await convertStep(runtime, { inputPath: sample('docx'), from: 'docx', to: 'txt' }, dir)) as [string];
+    const bytes = readFileSync(text);
+    expect(bytes.subarray(0, SAMPLE_HEADING.length).toString('utf8')).toBe(SAMPLE_HEADING);
+    expect(bytes.includes('\r')).toBe(false);
+  });
+
   it('pages "2" of a three-page document gives that one page', async () => {
     const [all] = (await convertStep(runtime, { inputPath: threePages(), from: 'docx', to: 'pdf' }, dir)) as [string];
     expect(pdfPages(all)).toBe(3);
