@@ -10,8 +10,9 @@ const IMG2PDF_READS = ['jpeg', 'png', 'tiff'];
 /**
  * What img2pdf is to be given for an image, read by sharp in the Node host: its headers only (format, each
  * frame's size, frame count, alpha, depth) — frames past `maxPages` and frames past `maxInputPixels` are refused
- * before anything is decoded — and, for what Debian 12's img2pdf 0.4.4 refuses (alpha in TIFF or in a 16-bit PNG),
- * each frame as an 8-bit RGBA PNG, which it stores with its alpha as a soft mask.
+ * before anything is decoded — and, for what Debian 12's img2pdf 0.4.4 refuses (alpha in TIFF or in a 16-bit PNG,
+ * any TIFF of more than 8 bits per sample), each frame as an 8-bit PNG, RGBA where it has alpha (stored with it as a
+ * soft mask).
  */
 export async function imagePages(path: string, outputDir: string, limits: EngineLimits): Promise<ImagePages> {
   const metadata = await sharp(path).metadata().catch((error: Error) => {
@@ -27,17 +28,17 @@ export async function imagePages(path: string, outputDir: string, limits: Engine
   if (maxPixels !== undefined && sizes.some(({ width = 0, height = 0 }) => width * height > maxPixels)) {
     throw new ConversionError('security_rejected', 'The image declares more pixels than this service accepts.');
   }
-  const needsCopies = metadata.hasAlpha && (metadata.format === 'tiff' || metadata.depth !== 'uchar');
-  return { frames, copies: needsCopies ? await eightBitRgbaCopies(path, frames, outputDir, limits) : [] };
+  const deep = metadata.depth !== 'uchar';
+  const needsCopies = (metadata.hasAlpha && (metadata.format === 'tiff' || deep)) || (metadata.format === 'tiff' && deep);
+  return { frames, copies: needsCopies ? await eightBitCopies(path, frames, outputDir, limits, Boolean(metadata.hasAlpha)) : [] };
 }
 
-async function eightBitRgbaCopies(path: string, frames: number, dir: string, limits: EngineLimits): Promise<string[]> {
+async function eightBitCopies(path: string, frames: number, dir: string, limits: EngineLimits, alpha: boolean): Promise<string[]> {
   const copies: string[] = [];
   for (let page = 0; page < frames; page++) {
     const copy = join(dir, `frame-${page + 1}.png`);
-    await sharp(path, { page, limitInputPixels: limits.maxInputPixels ?? true, failOn: 'error' })
-      .timeout({ seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)) })
-      .ensureAlpha()
+    const frame = sharp(path, { page, limitInputPixels: limits.maxInputPixels ?? true, failOn: 'error' }).timeout({ seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)) });
+    await (alpha ? frame.ensureAlpha() : frame)
       .toColourspace('srgb')
       .png()
       .toFile(copy)

@@ -135,6 +135,15 @@ describe('Img2pdfRuntime (Debian package img2pdf)', () => {
     });
   });
 
+  it('takes a TIFF of 16 bits per sample (img2pdf alone refuses it) as 8 bits per sample, without a soft mask', async () => {
+    const deep = join(dir, 'deep16.tiff');
+    await sharp({ create: { width: 90, height: 60, channels: 3, background: { r: 200, g: 30, b: 30 } } }).toColourspace('rgb16').tiff({ compression: 'deflate' }).toFile(deep);
+    expect(() => run('img2pdf', ['-o', join(dir, 'refused.pdf'), deep])).toThrow(/more than 8 bits/);
+    const [out] = (await convertStep(runtime, { inputPath: deep, from: 'tiff', to: 'pdf' }, dir, work)) as [string];
+    expect(images(out).map(({ type, width, height, bpc }) => `${type} ${width}x${height} ${bpc}`)).toEqual(['image 90x60 8']);
+    expect(leftovers(workRoot, dir)).toEqual([]);
+  });
+
   describe('limits and failures', () => {
     it('refuses an image past the pixel limit from its header, before img2pdf runs', async () => {
       const error = await expectFailure(convertStep(runtime, { inputPath: jpg, from: 'jpg', to: 'pdf' }, dir, testContext(runtime, workRoot, { maxInputPixels: 640 * 480 - 1 })), 'security_rejected', dir);
