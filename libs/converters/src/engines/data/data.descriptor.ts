@@ -2,11 +2,14 @@ import { allPairs, type EngineDescriptor } from '../../platform/engine-descripto
 
 /** Tables and records: each reads as a table (or, json and yaml between themselves, as any data tree). */
 export const DATA_FORMATS = ['csv', 'tsv', 'json', 'ndjson', 'yaml', 'xml'] as const;
+/** What it writes: the data formats, and a table as Markdown. */
+export const DATA_WRITES = [...DATA_FORMATS, 'md'] as const;
 const RECOMMENDED = new Set(['csv', 'json', 'xlsx']);
 
 /**
  * Data files to each other where the conversion is faithful: a table (csv, tsv) to a list of records (json,
- * JSON Lines, yaml, xml) and back; json and yaml to each other whatever their shape. In process (no external
+ * JSON Lines, yaml, xml) and back; json and yaml to each other whatever their shape; a table or a list of records
+ * to a Markdown table whose header is its columns. In process (no external
  * binary); spreadsheets reach it through LibreOffice (xlsx → csv → json).
  */
 export const DATA_DESCRIPTOR: EngineDescriptor = {
@@ -14,7 +17,8 @@ export const DATA_DESCRIPTOR: EngineDescriptor = {
   engineClass: 'documents',
   description: `data (in process): ${DATA_FORMATS.join(' ')}, each to each where faithful`,
   cost: 1,
-  pairs: allPairs(DATA_FORMATS, DATA_FORMATS, (to) => ({ recommended: RECOMMENDED.has(to) })),
+  // Markdown of an uploaded data file only: a spreadsheet keeps every sheet on its way through LibreOffice's HTML.
+  pairs: allPairs(DATA_FORMATS, DATA_WRITES, (to) => ({ recommended: RECOMMENDED.has(to), ...(to === 'md' ? { firstStepOnly: true } : {}) })),
   // Parsed in memory: the input is capped well below the upload limit's worst case.
   limits: { timeoutMs: 60_000, maxOutputBytes: 256 * 1024 * 1024, maxInputBytes: 64 * 1024 * 1024 },
   debianPackages: [],

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,19 @@ describe('convertData (pure): faithful or refused', () => {
     expect(JSON.parse(convertData('yaml', 'json', convertData('json', 'yaml', JSON.stringify(tree))))).toEqual(tree);
     expect(() => convertData('json', 'csv', JSON.stringify(tree))).toThrow('a list of records');
     expect(() => convertData('json', 'xml', '[{"a":{"b":1}}]')).toThrow('item 1, key "a" holds a nested object');
+  });
+
+  it('writes a table or records as a Markdown table whose header row is the columns, a | escaped and a line break as <br>', () => {
+    expect(convertData('json', 'md', '[{"region":"north","sales":12},{"region":"so|uth","sales":7,"note":"a\\nb"}]')).toBe(
+      '| region | sales | note |\n| --- | --- | --- |\n| north | 12 |  |\n| so\\|uth | 7 | a<br>b |\n',
+    );
+    expect(convertData('csv', 'md', 'a,b\n1,2\n')).toBe('| a | b |\n| --- | --- |\n| 1 | 2 |\n');
+    expect(() => convertData('yaml', 'md', 'service: {name: x}')).toThrow('a list of records');
+    // A Markdown reader that is not ours finds the columns in the header and the records in the body.
+    const html = execFileSync('pandoc', ['--from', 'gfm', '--to', 'html'], { input: convertData('xml', 'md', DATA_SAMPLES.xml!), encoding: 'utf8' });
+    const records = JSON.parse(convertData('xml', 'json', DATA_SAMPLES.xml!)) as Array<Record<string, string>>;
+    expect([...html.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map(([, cell]) => cell)).toEqual(Object.keys(records[0]!));
+    expect(html.match(/<tr/g)).toHaveLength(records.length + 1);
   });
 
   it('refuses a TSV that would need quoting', () => {

@@ -1,13 +1,14 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { stringify as stringifyYaml, parse as parseYaml } from 'yaml';
 import { ConversionError } from '../../platform/conversion-error.js';
-import { DATA_DESCRIPTOR, DATA_FORMATS } from './data.descriptor.js';
-import { DataShapeError, formatDelimited, parseDelimited, type Table } from './delimited-text.js';
+import { DATA_DESCRIPTOR, DATA_FORMATS, DATA_WRITES } from './data.descriptor.js';
+import { DataShapeError, formatDelimited, formatMarkdownTable, parseDelimited, type Table } from './delimited-text.js';
 import { recordsToTable, tableToRecords } from './records.js';
 import { formatXmlRecords, parseXmlRecords } from './xml-records.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
 
 type DataFormat = (typeof DATA_FORMATS)[number];
+type DataTarget = (typeof DATA_WRITES)[number];
 /** Formats that hold any data tree: between these the tree goes across whole. */
 const TREES = new Set<DataFormat>(['json', 'yaml']);
 
@@ -40,9 +41,9 @@ function read(from: DataFormat, text: string): unknown {
 const isTable = (value: unknown): value is Table => typeof value === 'object' && value !== null && 'columns' in value && 'rows' in value && !Array.isArray(value);
 
 /** Pure: `value` (a table or a tree read from `from`) written as `to`. */
-export function convertData(from: DataFormat, to: DataFormat, text: string): string {
+export function convertData(from: DataFormat, to: DataTarget, text: string): string {
   const value = read(from, text);
-  if (TREES.has(from) && TREES.has(to)) return to === 'json' ? `${JSON.stringify(value, null, 2)}\n` : stringifyYaml(value);
+  if (TREES.has(from) && TREES.has(to as DataFormat)) return to === 'json' ? `${JSON.stringify(value, null, 2)}\n` : stringifyYaml(value);
   const table = isTable(value) && !TREES.has(from) && from !== 'ndjson' ? value : recordsToTable(value);
   switch (to) {
     case 'csv':
@@ -58,10 +59,12 @@ export function convertData(from: DataFormat, to: DataFormat, text: string): str
       return tableToRecords(table).map((record) => JSON.stringify(record)).join('\n') + '\n';
     case 'yaml':
       return stringifyYaml(tableToRecords(table));
+    case 'md':
+      return formatMarkdownTable(table);
   }
 }
 
-/** Data files, converted in process (no external binary): csv tsv json ndjson yaml xml. */
+/** Data files, converted in process (no external binary): csv tsv json ndjson yaml xml, and tables to Markdown. */
 export class DataFormatsRuntime implements EngineRuntime {
   readonly descriptor = DATA_DESCRIPTOR;
 
@@ -71,9 +74,9 @@ export class DataFormatsRuntime implements EngineRuntime {
 
   async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
     const from = request.from as DataFormat;
-    const to = request.to as DataFormat;
+    const to = request.to as DataTarget;
     if (!DATA_FORMATS.includes(from)) throw new ConversionError('unsupported_or_corrupt_input', `This engine does not read ${request.from}.`);
-    if (!DATA_FORMATS.includes(to)) throw new ConversionError('unsupported_output_format', `This engine does not write ${request.to}.`);
+    if (!DATA_WRITES.includes(to)) throw new ConversionError('unsupported_output_format', `This engine does not write ${request.to}.`);
     context.signal.throwIfAborted();
     const size = (await stat(request.inputPath)).size;
     const maxInput = context.limits.maxInputBytes;

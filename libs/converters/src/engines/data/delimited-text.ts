@@ -56,6 +56,16 @@ export function parseDelimited(text: string, delimiter: ',' | '\t'): Table {
   return { columns, rows };
 }
 
+/**
+ * Pure: a table as a GitHub-flavoured Markdown pipe table, its columns as the header row; a `|` in a field escaped,
+ * a line break as `<br>` (a row is one line).
+ */
+export function formatMarkdownTable(table: Table): string {
+  const cell = (value: string) => value.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n|\r/g, '<br>');
+  const row = (fields: readonly string[]) => `| ${fields.map(cell).join(' | ')} |`;
+  return [row(table.columns), row(table.columns.map(() => '---')), ...table.rows.map(row)].join('\n') + '\n';
+}
+
 /** Pure: a table as delimited text, fields quoted only where they must be, CR LF line ends (RFC 4180). */
 export function formatDelimited(table: Table, delimiter: ',' | '\t'): string {
   const quote = (value: string) => (/["\r\n]/.test(value) || value.includes(delimiter) ? `"${value.replace(/"/g, '""')}"` : value);
