@@ -322,7 +322,6 @@ describe('pandoc: markup reads no file it names', () => {
     samples = [
       ...markupReferenceSamples(hrefs),
       ...docxReferenceSamples(hrefs).filter((sample) => sample.name === 'docx-linked-picture'),
-      ...odfReferenceSamples(spellings(['..'], [job, outside])).filter((sample) => sample.name === 'odt-linked-picture'),
       ...epubReferenceSamples(hrefs).filter((sample) => sample.name === 'epub-img'),
     ];
     includes = markupIncludeSamples(hrefs);
@@ -348,7 +347,7 @@ describe('pandoc: markup reads no file it names', () => {
     );
   }, 120_000);
 
-  it('md, html, rst, org, tex, ipynb, docx, odt, epub: no output, to any target, carries a file the document names', async () => {
+  it('md, html, rst, org, tex, ipynb, docx, epub: no output, to any target, carries a file the document names', async () => {
     const problems = await referenceProblems({ runtime, samples, targets: targetsOf(PANDOC_DESCRIPTOR), workDir: job, refusal: pandocRefusal });
     expect(problems).toEqual([]);
   }, 300_000);

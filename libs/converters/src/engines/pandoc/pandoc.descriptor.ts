@@ -1,7 +1,10 @@
 import type { EngineDescriptor, EnginePair } from '../../platform/engine-descriptor.js';
 
-/** Formats pandoc reads here (by catalogue id). Plain text has no pandoc reader: LibreOffice reads it. */
-export const PANDOC_READS = ['md', 'html', 'docx', 'odt', 'rtf', 'epub', 'rst', 'org', 'tex', 'ipynb'] as const;
+/**
+ * Formats pandoc reads here (by catalogue id). Plain text has no pandoc reader: LibreOffice reads it. Nor ODT: pandoc
+ * 2.17's ODT reader drops a table's header rows, text and all; ODT goes to markup through LibreOffice's DOCX.
+ */
+export const PANDOC_READS = ['md', 'html', 'docx', 'rtf', 'epub', 'rst', 'org', 'tex', 'ipynb'] as const;
 /**
  * Debian's pandoc 2.17 cannot write docx or epub under `--sandbox` (it looks for its data files inside the
  * sandbox and fails), and unsandboxed it would fetch the images a document names (files of ours, URLs).
@@ -17,6 +20,12 @@ const RECOMMENDED = new Set(['md', 'html', 'odt']);
 
 /** ODT is the way on to docx and pdf (through LibreOffice): pandoc writes real paragraph styles there. */
 const ODT_COST = 5;
+/**
+ * Formats that carry their pictures inside: pandoc's HTML of them names each picture as a file it does not write
+ * (under --sandbox it cannot embed them either), so that HTML ends a plan — a browser drawing it would lose them;
+ * their way to PDF is ODT, which holds the pictures.
+ */
+const PICTURES_INSIDE = new Set(['epub', 'ipynb']);
 
 const pairs: EnginePair[] = PANDOC_READS.flatMap((from) =>
   PANDOC_WRITES.filter((to) => to !== from && !(OFFICE.has(from) && OFFICE.has(to))).map((to) => ({
@@ -24,6 +33,7 @@ const pairs: EnginePair[] = PANDOC_READS.flatMap((from) =>
     to,
     recommended: RECOMMENDED.has(to),
     ...(to === 'odt' ? { cost: ODT_COST } : {}),
+    ...(to === 'html' && PICTURES_INSIDE.has(from) ? { lastStepOnly: true } : {}),
   })),
 );
 
