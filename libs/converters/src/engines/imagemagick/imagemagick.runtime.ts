@@ -18,14 +18,14 @@ const CODERS: Record<string, string> = {
 const ON_WHITE = ['-background', 'white', '-alpha', 'remove', '-alpha', 'off'];
 /**
  * Per target, what it needs: an icon holds at most 256×256; formats without transparency get the picture on white;
- * one bit per pixel is dithered (a threshold turns a mid-tone picture all white or all black).
+ * one bit per pixel is dithered in a halftone (a threshold, and ImageMagick 6's -monochrome, turn a flat mid-tone all white).
  */
 const OUTPUT_ARGS: Record<string, string[]> = {
   ico: ['-resize', '256x256>'],
   pcx: ON_WHITE,
   ppm: ON_WHITE,
   pgm: ON_WHITE,
-  pbm: [...ON_WHITE, '-dither', 'FloydSteinberg', '-monochrome'],
+  pbm: [...ON_WHITE, '-colorspace', 'gray', '-ordered-dither', 'o8x8'],
 };
 
 /** Raster images through ImageMagick 6 (Debian package), under our policy, inside the sandboxed runner. */
