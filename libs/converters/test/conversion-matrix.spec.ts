@@ -23,6 +23,7 @@ import {
   ghostscriptPdf,
   MARKUP_SAMPLES,
   MARKUP_TARGETS,
+  odf,
   RASTER_TARGETS,
   mimeOf,
   pdfPages,
@@ -200,6 +201,23 @@ describe('the conversion matrix: every pair the engines advertise, from a real s
     const markdown = readFileSync(files[0]!, 'utf8');
     expect(words(markdown)).toEqual(words(pdfText(pdf)));
     expect(words(markdown).length).toBeGreaterThan(5);
+  });
+
+  it('keeps an ODT table\'s header row in every markup target (pandoc\'s own ODT reader drops it, text and all)', async () => {
+    const cell = (text: string) => `<table:table-cell office:value-type="string"><text:p>${text}</text:p></table:table-cell>`;
+    const row = (...cells: string[]) => `<table:table-row>${cells.map(cell).join('')}</table:table-row>`;
+    const odt = write(
+      'header-rows.odt',
+      odf('text', `<table:table table:name="T1"><table:table-column table:number-columns-repeated="2"/><table:table-header-rows>${row('region', 'sales')}</table:table-header-rows>${row('north', '12')}${row('south', '7')}</table:table>`),
+    );
+    for (const target of ['md', 'rst', 'org', 'tex', 'ipynb']) {
+      const workDir = join(dir, 'runs', `odt-header-rows-${target}`);
+      const { files } = await runPlan({ plans: graph.plans('odt', target), inputPath: scratchWithInput(workDir, odt.path), workDir, options: {}, signal: new AbortController().signal }, available);
+      const text = readFileSync(files[0]!, 'utf8');
+      expect(text.indexOf('region'), target).toBeGreaterThanOrEqual(0);
+      expect(text.indexOf('region'), target).toBeLessThan(text.indexOf('sales'));
+      expect(text.indexOf('sales'), target).toBeLessThan(text.indexOf('north'));
+    }
   });
 
   it('proves every advertised pair', async () => {
