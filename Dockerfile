@@ -42,7 +42,7 @@ RUN apt-get update \
       ffmpeg \
       libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno \
       poppler-utils ghostscript img2pdf pandoc imagemagick \
-      libarchive-tools calibre \
+      libarchive-tools calibre chromium \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/var/lib/fileshift ENGINE_SANDBOX=required

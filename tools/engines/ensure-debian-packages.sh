@@ -25,6 +25,7 @@ SERVICE_PACKAGES=(
   pandoc        # markup engine (md rst org tex ipynb epub ↔ office formats), always --sandbox
   calibre       # e-books engine (ebook-convert: epub mobi azw3 fb2 ↔ each other, docx odt → e-books)
   libarchive-tools # bsdtar: the archives engine (zip, 7z, tar, tar.gz, tar.bz2, tar.xz)
+  chromium      # HTML engine (warm headless browser: html → pdf png jpg); the SDK's browser test runs one too
   # Fonts every document is drawn with (DOCUMENT_FONTS in libs/converters says what each covers; about 150 MB)
   fonts-dejavu-core fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea
   fonts-noto-core fonts-noto-cjk fonts-symbola
@@ -34,7 +35,6 @@ TEST_PACKAGES=(
   apparmor      # apparmor_parser: the tests compile the worker container's AppArmor profile (deploy/worker-apparmor)
   7zip          # 7-Zip (7zz): the archive tests' 7z producer and reader, independent of bsdtar
   qpdf          # the tests' PDF producer (merged and encrypted samples) and PDF reader
-  chromium      # the SDK's browser test runs a real headless Chromium against the service
   unzip         # the LibreOffice tests list and read OOXML/ODF outputs with it
   python3-yaml  # the data tests read YAML outputs with PyYAML (Debian's /usr/bin/python3), not with our parser
   redis-server  # redis-server for private Redis servers (fault-injection tests) and the dev queue

@@ -74,6 +74,15 @@ describe('ConversionGraph', () => {
     }
   });
 
+  it('uses a last-step-only pair only to end a plan', () => {
+    const markup = engine('markup', 1, [{ from: 'epub', to: 'html', lastStepOnly: true }, { from: 'epub', to: 'odt' }]);
+    const browser = engine('browser', 1, [{ from: 'html', to: 'pdf' }]);
+    const office = engine('office', 5, [{ from: 'odt', to: 'pdf' }]);
+    const graph = new ConversionGraph([markup, browser, office]);
+    expect(graph.plan('epub', 'html')!.steps).toHaveLength(1);
+    expect(graph.plans('epub', 'pdf').map((plan) => plan.steps.map((step) => step.to).join('>'))).toEqual(['odt>pdf']);
+  });
+
   it('uses a first-step-only pair only to start a plan', () => {
     const text = engine('text', 1, [{ from: 'pdf', to: 'txt', firstStepOnly: true }]);
     const toPdf = engine('topdf', 1, [{ from: 'png', to: 'pdf' }]);

@@ -12,6 +12,7 @@ import { scratchWithInput } from './support/test-context.js';
 import {
   docxOfParagraphs,
   embeddedFonts,
+  hasType3Text,
   type GreyImage,
   parsePgm,
   pdfText,
@@ -81,11 +82,16 @@ describe('every script is drawn', () => {
   it.each(SOURCES)('%s → pdf: every line drawn, in a font embedded that has its glyphs', async (from, content) => {
     const [pdf] = await convert(`scripts-${from}`, content(), from, 'pdf');
     const fonts = embeddedFonts(pdf!);
-    const uncovered = SCRIPT_LINES.map(({ script, text }) => [script, uncoveredCharacters(text, fonts).join('')]).filter(([, missing]) => missing);
+    const text = pdfText(pdf!).replace(/\s+/g, '');
+    const uncovered = SCRIPT_LINES.map(({ script, text: line }) => [script, line, uncoveredCharacters(line, fonts).join('')])
+      .filter(([, , missing]) => missing)
+      // Drawn from embedded Type 3 outlines (Chromium's way with CFF fonts): no font name to look up; the pixels below
+      // show the line drawn, and its text must come back.
+      .filter(([, line]) => !(hasType3Text(pdf!) && text.includes(line!.replace(/\s+/g, ''))))
+      .map(([script, , missing]) => [script, missing]);
     expect(uncovered, `${from}: embedded ${fonts.join(', ')}`).toEqual([]);
     expectEveryLineDrawn(renderPdfPage(pdf!), `${from} → pdf`);
     // And the text is still there to search and copy.
-    const text = pdfText(pdf!).replace(/\s+/g, '');
     for (const { script, text: line } of SCRIPT_LINES.slice(0, 3)) expect(text, script).toContain(line.replace(/\s+/g, ''));
   });
 

@@ -83,10 +83,18 @@ export function undrawnReason(image: GreyImage, band: { top: number; bottom: num
   return undefined;
 }
 
-/** The PostScript names of the fonts embedded in a PDF, without their subset tags (pdffonts). */
+/** The PostScript names of the fonts embedded in a PDF, without their subset tags (pdffonts); `[none]` for a Type 3 font. */
 export function embeddedFonts(pdfPath: string): string[] {
   const lines = execFileSync('pdffonts', [pdfPath], { encoding: 'utf8' }).split('\n').slice(2).filter(Boolean);
   return lines.filter((line) => /\byes\s+(yes|no)\s+(yes|no)\s+\d+\s+\d+\s*$/.test(line)).map((line) => line.split(/\s+/)[0]!.replace(/^[A-Z]{6}\+/, ''));
+}
+
+/**
+ * Whether the PDF draws some text with embedded Type 3 glyph procedures that map back to Unicode: how Chromium
+ * (Skia) embeds OpenType fonts with CFF outlines, Noto CJK among them, without a font name to look up.
+ */
+export function hasType3Text(pdfPath: string): boolean {
+  return execFileSync('pdffonts', [pdfPath], { encoding: 'utf8' }).split('\n').some((line) => /\bType 3\s+\S+\s+yes\s+(yes|no)\s+yes\b/.test(line));
 }
 
 const coveringFonts = new Map<number, Set<string>>();

@@ -17,6 +17,8 @@ export const conversionOptionsShape = {
       bitrate: z.enum(['64k', '96k', '128k', '160k', '192k', '256k', '320k']).optional().describe('Audio bitrate of lossy outputs.'),
       pdfa: z.enum(['1b', '2b', '3b']).optional().describe('Write PDF/A of this level.'),
       compress: z.enum(['screen', 'ebook', 'printer', 'prepress']).optional().describe('Re-compress a PDF output for this use.'),
+      paper: z.enum(['a4', 'letter', 'legal', 'a3', 'a5']).optional().describe('Paper size of a PDF printed from HTML (default: the page’s CSS, else a4).'),
+      margin: z.number().int().optional().describe('Margin of a PDF printed from HTML, in millimetres, 0..50 (default 10).'),
     })
     .optional()
     .describe('Conversion options; each applies to some conversions only (list_formats names them). One that does not apply is refused before anything is paid.'),

@@ -5,6 +5,8 @@ import type { EngineSandbox } from '../platform/sandbox/engine-sandbox.js';
 import type { SandboxedProcessRunner } from '../platform/sandboxed-process.runner.js';
 import { ARCHIVES_DESCRIPTOR } from './archives/archives.descriptor.js';
 import { CALIBRE_DESCRIPTOR } from './calibre/calibre.descriptor.js';
+import { CHROMIUM_DESCRIPTOR } from './chromium/chromium.descriptor.js';
+import type { ChromiumRuntimeOptions } from './chromium/chromium.runtime.js';
 import { DATA_DESCRIPTOR } from './data/data.descriptor.js';
 import { FFMPEG_AUDIO_DESCRIPTOR } from './ffmpeg/ffmpeg-audio.descriptor.js';
 import { FFMPEG_SUBTITLES_DESCRIPTOR } from './ffmpeg/ffmpeg-subtitles.descriptor.js';
@@ -26,6 +28,7 @@ export interface RuntimeMakings {
   nodeHost: NodeHostPool;
   workRoot?: string;
   libreoffice?: Omit<LibreOfficeRuntimeOptions, 'sandbox' | 'workRoot' | 'nodeHost'>;
+  chromium?: Omit<ChromiumRuntimeOptions, 'sandbox' | 'runner' | 'workRoot'>;
 }
 
 /**
@@ -57,6 +60,10 @@ export const ENGINES: readonly EngineRegistration[] = [
     descriptor: LIBREOFFICE_DESCRIPTOR,
     runtime: async ({ sandbox, workRoot, nodeHost, libreoffice }) =>
       new (await import('./libreoffice/libreoffice.runtime.js')).LibreOfficeRuntime({ ...libreoffice, sandbox, workRoot, nodeHost }),
+  },
+  {
+    descriptor: CHROMIUM_DESCRIPTOR,
+    runtime: async ({ sandbox, runner, workRoot, chromium }) => new (await import('./chromium/chromium.runtime.js')).ChromiumRuntime({ ...chromium, sandbox, runner, workRoot }),
   },
   { descriptor: PANDOC_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./pandoc/pandoc.runtime.js')).PandocRuntime(runner) },
   { descriptor: CALIBRE_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./calibre/calibre.runtime.js')).CalibreRuntime(runner, undefined, nodeHost) },

@@ -12,6 +12,8 @@ export interface EngineRuntimeOptions {
   workRoot?: string;
   /** Pool size, conversions per instance, start timeout… (see LibreOfficeRuntimeOptions). */
   libreoffice?: RuntimeMakings['libreoffice'];
+  /** Warm browsers for HTML: pool size, pages per browser. */
+  chromium?: RuntimeMakings['chromium'];
   /** Node hosts (sharp, the data and Office readers): pool size… */
   nodeHost?: Omit<NodeHostPoolOptions, 'sandbox' | 'workRoot'>;
 }
@@ -28,6 +30,7 @@ export function createEngineRuntimes(options: EngineRuntimeOptions = {}): Promis
     nodeHost: new NodeHostPool({ ...options.nodeHost, sandbox, workRoot: options.workRoot }),
     workRoot: options.workRoot,
     libreoffice: options.libreoffice,
+    chromium: options.chromium,
   };
   return Promise.all(ENGINES.map((engine) => engine.runtime(makings)));
 }

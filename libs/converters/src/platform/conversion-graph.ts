@@ -9,6 +9,7 @@ const STEP_OVERHEAD = 0.5;
 interface Edge extends PlanStep {
   recommended: boolean;
   firstStepOnly: boolean;
+  lastStepOnly: boolean;
   engineClass: EngineDescriptor['engineClass'];
 }
 
@@ -16,9 +17,10 @@ interface Edge extends PlanStep {
  * Pure: the conversions the given engines make possible. A conversion is a plan of up to three steps
  * (docx → pdf → png); the cheapest plan wins, and where two engines offer one pair the dearer one is the
  * fallback. Only a plan's last step may write several files (one per page), a pair marked first-step-only
- * starts a plan or is not in it, and a format is never visited twice. An engine's pair from a format to itself (pdf → pdf: PDF/A, compression) is a plan of
- * its own and never a step of a longer one. A plan never passes through a lossy format (jpg, mp3, gif…): a
- * detour must not lose what its ends can hold, nor add a generation of loss to a lossy source.
+ * starts a plan or is not in it, one marked last-step-only ends it or is not in it, and a format is never visited
+ * twice. An engine's pair from a format to itself (pdf → pdf: PDF/A, compression) is a plan of its own and never a
+ * step of a longer one. A plan never passes through a lossy format (jpg, mp3, gif…): a detour must not lose what
+ * its ends can hold, nor add a generation of loss to a lossy source.
  */
 export class ConversionGraph {
   private readonly edges = new Map<string, Edge[]>();
@@ -39,6 +41,7 @@ export class ConversionGraph {
           cost: pair.cost ?? descriptor.cost,
           recommended: Boolean(pair.recommended),
           firstStepOnly: Boolean(pair.firstStepOnly),
+          lastStepOnly: Boolean(pair.lastStepOnly),
           engineClass: descriptor.engineClass,
         };
         this.edges.set(from, [...(this.edges.get(from) ?? []), edge]);
@@ -125,9 +128,9 @@ export class ConversionGraph {
   }
 }
 
-/** Whether a plan may go on from this step's output: one file, steps left, and not a lossy detour. */
+/** Whether a plan may go on from this step's output: one file meant for another engine, steps left, and not a lossy detour. */
 function canPassThrough(edge: Edge, stepsBefore: number): boolean {
-  return !edge.multipleOutputs && stepsBefore + 1 < MAX_PLAN_STEPS && !isLossyFormat(edge.to);
+  return !edge.multipleOutputs && !edge.lastStepOnly && stepsBefore + 1 < MAX_PLAN_STEPS && !isLossyFormat(edge.to);
 }
 
 function toPlan(edges: Edge[]): ConversionPlan {

@@ -17,6 +17,8 @@ export const OPTION_SCHEMAS = {
   bitrate: z.enum(['64k', '96k', '128k', '160k', '192k', '256k', '320k']).describe('Audio bitrate of lossy outputs.'),
   pdfa: z.enum(['1b', '2b', '3b']).describe('Write PDF/A of this level (archival PDF).'),
   compress: z.enum(['screen', 'ebook', 'printer', 'prepress']).describe('Re-compress a PDF for this use (screen is smallest).'),
+  paper: z.enum(['a4', 'letter', 'legal', 'a3', 'a5']).describe("Paper size of a PDF printed from HTML (default: the page's CSS @page size, else a4)."),
+  margin: z.number().int().min(0).max(50).describe('Margin of a PDF printed from HTML, in millimetres on every side, 0..50 (default 10).'),
 } as const;
 
 export type OptionName = keyof typeof OPTION_SCHEMAS;

@@ -22,6 +22,11 @@ export interface EnginePair {
    * sense; of a PDF just made from a PNG it is empty).
    */
   firstStepOnly?: boolean;
+  /**
+   * Only as a plan's last step: its output is for the caller, not for another engine (pandoc's HTML of a book names
+   * its pictures as files it does not write; a step on would lose them).
+   */
+  lastStepOnly?: boolean;
 }
 
 /** Limits an engine enforces on every conversion; they fail with the spec's failure types. */

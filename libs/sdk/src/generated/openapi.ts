@@ -454,7 +454,7 @@ export interface components {
             /** @description A target worth offering first. */
             recommended: boolean;
             /** @description The conversion options this conversion honours (schemas under option_schemas). */
-            options: ("quality" | "width" | "height" | "fit" | "pages" | "dpi" | "bitrate" | "pdfa" | "compress")[];
+            options: ("quality" | "width" | "height" | "fit" | "pages" | "dpi" | "bitrate" | "pdfa" | "compress" | "paper" | "margin")[];
         };
         CatalogueFormat: {
             /** @description Canonical format id. */
@@ -645,6 +645,13 @@ export interface components {
              * @enum {string}
              */
             compress?: "screen" | "ebook" | "printer" | "prepress";
+            /**
+             * @description Paper size of a PDF printed from HTML (default: the page's CSS @page size, else a4).
+             * @enum {string}
+             */
+            paper?: "a4" | "letter" | "legal" | "a3" | "a5";
+            /** @description Margin of a PDF printed from HTML, in millimetres on every side, 0..50 (default 10). */
+            margin?: number;
         };
         KeyApiUploadRequest: {
             /**

@@ -7,6 +7,8 @@ export interface WrappedSpawnOptions {
   env: NodeJS.ProcessEnv;
   /** `pipe` for warm engines driven over stdin/stdout. */
   stdin?: 'ignore' | 'pipe';
+  /** Pipes on descriptors 5, 6… (past bubblewrap's two), for engines driven over descriptors of their own (Chromium's DevTools pipe). */
+  extraPipes?: number;
 }
 
 /** bubblewrap's report of the sandboxed command (its `--json-status-fd`). */
@@ -31,6 +33,8 @@ export interface WrappedChild {
 export function spawnWrapped(wrapped: WrappedCommand, options: WrappedSpawnOptions): WrappedChild {
   const stdio: Array<'ignore' | StdioPipe> = [options.stdin ?? 'ignore', 'pipe', 'pipe'];
   if (wrapped.sandboxed) stdio.push('pipe', 'pipe');
+  else if (options.extraPipes) stdio.push('ignore', 'ignore');
+  for (let pipe = 0; pipe < (options.extraPipes ?? 0); pipe++) stdio.push('pipe');
   const child = spawn(wrapped.command, wrapped.args, { cwd: options.cwd, env: options.env, stdio, detached: true, ...wrapped.identity });
   if (!wrapped.sandboxed) {
     const started = Promise.resolve(child.pid);

@@ -1,0 +1,269 @@
+import type { ChildProcess } from 'node:child_process';
+import { copyFile, mkdir, open, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { ConversionError } from '../../platform/conversion-error.js';
+import type { ConversionOptions } from '../../platform/conversion-options.js';
+import { ConversionWatch } from '../../platform/sandbox/conversion-watch.js';
+import { engineEnvironment } from '../../platform/sandbox/engine-environment.js';
+import type { EngineSandbox, PreparedCommand } from '../../platform/sandbox/engine-sandbox.js';
+import { limitFailure } from '../../platform/sandbox/limit-failure.js';
+import { ownedDirectory } from '../../platform/sandbox/owned-directories.js';
+import type { ProcessLimits } from '../../platform/sandbox/process-limits.js';
+import { ProcessTreeCpu } from '../../platform/sandbox/process-tree-cpu.js';
+import { spawnWrapped } from '../../platform/sandbox/spawn-wrapped.js';
+import type { WarmProcess } from '../../platform/warm-pool.js';
+import { CHROMIUM_BINARY } from './chromium.descriptor.js';
+import { DevToolsError, type DevToolsEvent, DevToolsPipe } from './devtools-pipe.js';
+import { printParameters, SCREENSHOT_WIDTH, screenshotClip } from './page-setup.js';
+
+/** Browser directories: `fileshift-chromium-<host>_<pid>-XXXXXX`, swept by the next pool when their worker is gone. */
+export const CHROMIUM_PREFIX = 'fileshift-chromium-';
+const START_TIMEOUT_MS = 30_000;
+const STDERR_TAIL = 4096;
+const STREAM_CHUNK = 1024 * 1024;
+
+/**
+ * How the browser runs. `--no-sandbox`: bubblewrap is its sandbox (Chromium's own needs the namespaces our filter
+ * refuses); one process less without the zygote. Nothing that phones home, no GPU, no shared memory file system (the
+ * sandbox has none), JavaScript off from the first page on (each page turns it off again through DevTools).
+ */
+const BROWSER_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--no-zygote',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--remote-debugging-pipe',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-breakpad',
+  '--disable-crash-reporter',
+  '--disable-extensions',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-default-apps',
+  '--disable-sync',
+  '--disable-features=Translate,MediaRouter,OptimizationHints',
+  '--mute-audio',
+  '--hide-scrollbars',
+  '--blink-settings=scriptEnabled=false',
+];
+
+/** The browser reads DevTools commands on descriptor 3 and answers on 4; the sandbox's own are 3 and 4 until it runs. */
+const DEVTOOLS_ON_3_AND_4 = 'exec "$0" "$@" 3<&5 4>&6 5<&- 6>&-';
+
+/** One page to draw: the uploaded HTML, what to make of it, where, and within which limits. */
+export interface PageCall {
+  inputPath: string;
+  to: 'pdf' | 'png' | 'jpg';
+  options: ConversionOptions;
+  outputPath: string;
+  maxOutputBytes: number;
+  timeoutMs: number;
+  cpuSeconds: number;
+  signal: AbortSignal;
+}
+
+/**
+ * One warm Chromium in an engine sandbox of its own, driven over its DevTools pipe, one page at a time. Each page
+ * is a fresh tab with JavaScript off whose every request is refused but the page's own file, staged in the
+ * browser's exchange directory; the tab is closed after it. A time limit, the CPU limit or an abort kill the browser
+ * (its whole sandbox); so does a crash — the pool starts another.
+ */
+export class ChromiumBrowser implements WarmProcess {
+  readonly dir: Promise<string>;
+  requests = 0;
+  version = '';
+  private child?: ChildProcess;
+  private devtools?: DevToolsPipe;
+  private cpu?: ProcessTreeCpu;
+  private prepared?: PreparedCommand;
+  private stderr = '';
+  private exitStatus?: number;
+  private readonly exited: Promise<void>;
+  private markExited!: () => void;
+  private ending?: Promise<void>;
+
+  constructor(private readonly config: { sandbox: EngineSandbox; root: string; limits: ProcessLimits }) {
+    this.dir = ownedDirectory(config.root, CHROMIUM_PREFIX);
+    this.dir.catch(() => undefined);
+    this.exited = new Promise((resolve) => (this.markExited = resolve));
+  }
+
+  get ended(): boolean {
+    return this.ending !== undefined || this.exitStatus !== undefined;
+  }
+
+  /** Starts the browser; resolves with its version once it answers over DevTools. */
+  async start(): Promise<string> {
+    const dir = await this.dir;
+    await Promise.all(['profile', 'exchange'].map((name) => mkdir(join(dir, name))));
+    this.prepared = await this.config.sandbox.prepare({
+      command: '/bin/sh',
+      args: ['-c', DEVTOOLS_ON_3_AND_4, CHROMIUM_BINARY, ...BROWSER_FLAGS, `--user-data-dir=${join(dir, 'profile')}`, 'about:blank'],
+      writableDirs: [dir],
+      cwd: dir,
+      limits: this.config.limits,
+      sockets: 'unix-only-refused',
+    });
+    // Stopped while its sandbox was being prepared: nothing may be started after the stop.
+    if (this.ending) {
+      this.prepared.release();
+      throw new Error('the browser was stopped while starting');
+    }
+    // Its temporary directory is the sandbox's own /tmp: the browser puts a socket there, whose path must be short.
+    const { child } = spawnWrapped(this.prepared.wrapped, { cwd: dir, env: engineEnvironment(dir, '/tmp'), extraPipes: 2 });
+    this.child = child;
+    if (child.pid) this.cpu = new ProcessTreeCpu(child.pid);
+    child.stdout!.resume();
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
+    });
+    const stdio = child.stdio as unknown as Array<Readable | Writable>;
+    const devtools = (this.devtools = new DevToolsPipe(stdio[5] as Writable, stdio[6] as Readable));
+    child.once('close', (code, signal) => {
+      this.exitStatus = code ?? (signal ? 128 : 1);
+      devtools.close(new Error('the browser ended'));
+      this.markExited();
+    });
+    child.once('error', (error) => {
+      this.exitStatus ??= 1;
+      devtools.close(error);
+      this.markExited();
+    });
+    const timer = setTimeout(() => devtools.close(new Error(`no answer within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+    try {
+      this.version = (await devtools.send<{ product: string }>('Browser.getVersion')).product;
+      return this.version;
+    } catch (error) {
+      void this.stop();
+      throw new Error(`Chromium did not start: ${(error as Error).message}${this.stderr ? `\n${this.stderr.trim()}` : ''}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Draws one page into `call.outputPath`; the URLs it asked for and was refused. */
+  async render(call: PageCall): Promise<{ refused: string[] }> {
+    const devtools = this.devtools;
+    if (this.ended || !devtools) throw new ConversionError('provider_error', 'The browser is gone.', true);
+    const id = ++this.requests;
+    const page = join(await this.dir, 'exchange', `page-${id}.html`);
+    await copyFile(call.inputPath, page);
+    await this.prepared!.handOver(page);
+    const pageUrl = pathToFileURL(page).href;
+    const refused: string[] = [];
+    const watch = new ConversionWatch({ ...call, cpu: this.cpu, onKill: () => void this.stop() });
+    let targetId: string | undefined;
+    let unlisten = () => undefined as unknown;
+    try {
+      ({ targetId } = await devtools.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' }));
+      const { sessionId } = await devtools.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+      const send = <T>(method: string, params: Record<string, unknown> = {}) => devtools.send<T>(method, params, sessionId);
+      let pageEnded!: (error?: Error) => void;
+      const loaded = new Promise<void>((resolve, reject) => (pageEnded = (error) => (error ? reject(error) : resolve())));
+      unlisten = devtools.listen((event: DevToolsEvent) => {
+        if (event.sessionId !== sessionId) return;
+        if (event.method === 'Fetch.requestPaused') {
+          const { requestId, request } = event.params as { requestId: string; request: { url: string } };
+          // The page's own file only: no other file, no network, no second navigation. Aborted, not blocked: an
+          // aborted navigation (a meta refresh) leaves the page as it is, a blocked one would replace it by an error page.
+          if (request.url === pageUrl) void send('Fetch.continueRequest', { requestId }).catch(() => undefined);
+          else {
+            refused.push(request.url);
+            void send('Fetch.failRequest', { requestId, errorReason: 'Aborted' }).catch(() => undefined);
+          }
+        } else if (event.method === 'Page.loadEventFired') pageEnded();
+        else if (event.method === 'Inspector.targetCrashed') pageEnded(new ConversionError('unsupported_or_corrupt_input', 'The browser crashed drawing this page; it cannot be converted.'));
+      });
+      await send('Fetch.enable', { patterns: [{ urlPattern: '*' }] });
+      await send('Emulation.setScriptExecutionDisabled', { value: true });
+      if (call.to !== 'pdf') await send('Emulation.setDeviceMetricsOverride', { width: SCREENSHOT_WIDTH, height: 800, deviceScaleFactor: 1, mobile: false });
+      await send('Inspector.enable');
+      await send('Page.enable');
+      const navigation = await send<{ errorText?: string }>('Page.navigate', { url: pageUrl });
+      if (navigation.errorText) throw new ConversionError('unsupported_or_corrupt_input', `The browser could not open this page (${navigation.errorText}).`);
+      // A browser that dies (killed by the watch, or crashed) never fires the load.
+      await Promise.race([loaded, this.exited.then(() => Promise.reject(new Error('the browser ended')))]);
+      if (call.to === 'pdf') {
+        const { stream } = await send<{ stream: string }>('Page.printToPDF', printParameters(call.options));
+        await this.saveStream(stream, sessionId, call.outputPath, call.maxOutputBytes);
+      } else {
+        const { cssContentSize } = await send<{ cssContentSize: { width: number; height: number } }>('Page.getLayoutMetrics');
+        const format = call.to === 'jpg' ? { format: 'jpeg', quality: call.options.quality ?? 90 } : { format: 'png' };
+        const { data } = await send<{ data: string }>('Page.captureScreenshot', { ...format, captureBeyondViewport: true, clip: screenshotClip(cssContentSize.width, cssContentSize.height) });
+        const picture = Buffer.from(data, 'base64');
+        if (picture.length > call.maxOutputBytes) throw new ConversionError('file_too_large', `The output would be larger than ${call.maxOutputBytes} bytes.`);
+        await writeFile(call.outputPath, picture);
+      }
+      return { refused };
+    } catch (error) {
+      await rm(call.outputPath, { force: true });
+      throw await this.failure(error as Error, watch);
+    } finally {
+      watch.stop();
+      unlisten();
+      if (targetId && !this.ended) await devtools.send('Target.closeTarget', { targetId }).catch(() => undefined);
+      await rm(page, { force: true });
+    }
+  }
+
+  /** Ends the browser (idempotent): kills its sandbox, removes its directory. */
+  stop(): Promise<void> {
+    this.ending ??= (async () => {
+      this.killNow();
+      if (this.child) await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      this.prepared?.release();
+      await rm(await this.dir.catch(() => ''), { recursive: true, force: true }).catch(() => undefined);
+    })();
+    return this.ending;
+  }
+
+  killNow(): void {
+    try {
+      if (this.child?.pid) process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+
+  /** Copies a DevTools stream of a page's session (a printed PDF) into a file, held to `maxBytes`. */
+  private async saveStream(handle: string, sessionId: string, path: string, maxBytes: number): Promise<void> {
+    const file = await open(path, 'w');
+    try {
+      let written = 0;
+      for (;;) {
+        const chunk = await this.devtools!.send<{ data: string; eof: boolean; base64Encoded?: boolean }>('IO.read', { handle, size: STREAM_CHUNK }, sessionId);
+        const bytes = Buffer.from(chunk.data, chunk.base64Encoded ? 'base64' : 'utf8');
+        written += bytes.length;
+        if (written > maxBytes) throw new ConversionError('file_too_large', `The output would be larger than ${maxBytes} bytes.`);
+        await file.write(bytes);
+        if (chunk.eof) break;
+      }
+    } finally {
+      await file.close();
+      await this.devtools!.send('IO.close', { handle }, sessionId).catch(() => undefined);
+    }
+  }
+
+  /** What a page's failure is: a limit the watch or the sandbox enforced, the browser's crash, or the page's own. */
+  private async failure(error: Error, watch: ConversionWatch): Promise<ConversionError> {
+    if (watch.killedFor) {
+      watch.killedFor.diagnostics = this.stderr;
+      await this.ending;
+      return watch.killedFor;
+    }
+    if (error instanceof ConversionError) return error;
+    if (this.exitStatus !== undefined || this.ended) {
+      await this.exited;
+      return (
+        limitFailure(this.exitStatus ?? 1, this.stderr, this.config.limits) ??
+        new ConversionError('unsupported_or_corrupt_input', 'The browser crashed on this page; it cannot be converted.', false, this.stderr)
+      );
+    }
+    if (error instanceof DevToolsError) return new ConversionError('unsupported_or_corrupt_input', 'The browser could not draw this page.', false, error.message);
+    return new ConversionError('provider_error', 'The browser failed.', true, error.message);
+  }
+}
