@@ -4,7 +4,7 @@
  *  - a 5-page HTML (headings, paragraphs, a table) through each engine: p50 of each, and the ratio;
  *  - a 20-page HTML through Chromium: p50;
  *  - the browser's start, and the first page after `start()` (the warm pool: it must not wait for a start);
- *  - resident memory of the warm browser (every Chromium process of its sandbox).
+ *  - the memory of the warm browser (PSS of every Chromium process of its sandbox).
  *   npm run bench:html   (builds the converters; needs chromium, LibreOffice, poppler, bubblewrap)
  */
 import { execFileSync } from 'node:child_process';
@@ -53,15 +53,19 @@ async function convert(runtime: EngineRuntime, input: string): Promise<{ ms: num
 const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 
-/** Resident memory of every Chromium process whose profile is under the bench's directory. */
+/**
+ * Memory of every Chromium process whose profile is under the bench's directory: the sum of their proportional set
+ * sizes (PSS: a page shared by n processes counts 1/n in each; RSS would count the shared libraries n times).
+ */
 function browserRssMb(): { mb: number; processes: number } {
   let kb = 0;
   let processes = 0;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (!args[0]?.endsWith('/chromium/chromium') || !args.some((arg) => arg.startsWith(`--user-data-dir=${dir}/`))) continue;
-      kb += Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      // Chromium rewrites its helpers' command lines as one string: read it as text.
+      const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!commandLine.startsWith('/usr/lib/chromium/chromium') || !commandLine.includes(`--user-data-dir=${dir}/`)) continue;
+      kb += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
       processes++;
     } catch {
       // ended while we looked
@@ -100,6 +104,6 @@ console.log(`  the same through LibreOffice:         p50 ${ms(p50(sides.libreoff
 console.log(`  Chromium's time as a share of LibreOffice's: ${((p50(sides.chromium) / p50(sides.libreoffice)) * 100).toFixed(0)} %`);
 console.log(`  20-section HTML through Chromium:     p50 ${ms(p50(long))} (${longPages} pages)`);
 console.log(`  browser start: ${ms(browserStart)}; first page after start(): ${ms(first.ms)} (p50 of the rest: ${ms(p50(sides.chromium))})`);
-console.log(`  warm browser: ${rss.mb.toFixed(0)} MB resident in ${rss.processes} processes`);
+console.log(`  warm browser: ${rss.mb.toFixed(0)} MB (proportional set size) in ${rss.processes} processes`);
 
 await Promise.all([...runtimes.values()].map((runtime) => runtime.stop?.()));

@@ -49,6 +49,10 @@ const BROWSER_FLAGS = [
   '--mute-audio',
   '--hide-scrollbars',
   '--blink-settings=scriptEnabled=false',
+  // One renderer for the one tab, GPU work in the browser's process: about a quarter of the memory less.
+  '--renderer-process-limit=1',
+  '--in-process-gpu',
+  '--disable-site-isolation-trials',
 ];
 
 /** The browser reads DevTools commands on descriptor 3 and answers on 4; the sandbox's own are 3 and 4 until it runs. */
@@ -67,9 +71,9 @@ export interface PageCall {
 }
 
 /**
- * One warm Chromium in an engine sandbox of its own, driven over its DevTools pipe, one page at a time. Each page
- * is a fresh tab with JavaScript off whose every request is refused but the page's own file, staged in the
- * browser's exchange directory; the tab is closed after it. A time limit, the CPU limit or an abort kill the browser
+ * One warm Chromium in an engine sandbox of its own, driven over its DevTools pipe, one page at a time, in one tab
+ * with JavaScript off whose every request is refused but the page's own file, staged in the browser's exchange
+ * directory; a page that fails leaves a fresh tab to the next. A time limit, the CPU limit or an abort kill the browser
  * (its whole sandbox); so does a crash — the pool starts another.
  */
 export class ChromiumBrowser implements WarmProcess {
@@ -85,6 +89,7 @@ export class ChromiumBrowser implements WarmProcess {
   private readonly exited: Promise<void>;
   private markExited!: () => void;
   private ending?: Promise<void>;
+  private tab?: Promise<{ targetId: string; sessionId: string }>;
 
   constructor(private readonly config: { sandbox: EngineSandbox; root: string; limits: ProcessLimits }) {
     this.dir = ownedDirectory(config.root, CHROMIUM_PREFIX);
@@ -136,6 +141,12 @@ export class ChromiumBrowser implements WarmProcess {
     const timer = setTimeout(() => devtools.close(new Error(`no answer within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
     try {
       this.version = (await devtools.send<{ product: string }>('Browser.getVersion')).product;
+      // The tab too, so that the first page waits for nothing; the window's own first tab goes (a renderer less).
+      const { targetId } = await (this.tab = this.openTab(devtools));
+      const { targetInfos } = await devtools.send<{ targetInfos: Array<{ targetId: string; type: string }> }>('Target.getTargets');
+      for (const other of targetInfos.filter((target) => target.type === 'page' && target.targetId !== targetId)) {
+        await devtools.send('Target.closeTarget', { targetId: other.targetId });
+      }
       return this.version;
     } catch (error) {
       void this.stop();
@@ -156,11 +167,10 @@ export class ChromiumBrowser implements WarmProcess {
     const pageUrl = pathToFileURL(page).href;
     const refused: string[] = [];
     const watch = new ConversionWatch({ ...call, cpu: this.cpu, onKill: () => void this.stop() });
-    let targetId: string | undefined;
     let unlisten = () => undefined as unknown;
+    let tabDone = false;
     try {
-      ({ targetId } = await devtools.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' }));
-      const { sessionId } = await devtools.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+      const { sessionId } = await (this.tab ??= this.openTab(devtools));
       const send = <T>(method: string, params: Record<string, unknown> = {}) => devtools.send<T>(method, params, sessionId);
       let pageEnded!: (error?: Error) => void;
       const loaded = new Promise<void>((resolve, reject) => (pageEnded = (error) => (error ? reject(error) : resolve())));
@@ -178,11 +188,8 @@ export class ChromiumBrowser implements WarmProcess {
         } else if (event.method === 'Page.loadEventFired') pageEnded();
         else if (event.method === 'Inspector.targetCrashed') pageEnded(new ConversionError('unsupported_or_corrupt_input', 'The browser crashed drawing this page; it cannot be converted.'));
       });
-      await send('Fetch.enable', { patterns: [{ urlPattern: '*' }] });
-      await send('Emulation.setScriptExecutionDisabled', { value: true });
-      if (call.to !== 'pdf') await send('Emulation.setDeviceMetricsOverride', { width: SCREENSHOT_WIDTH, height: 800, deviceScaleFactor: 1, mobile: false });
-      await send('Inspector.enable');
-      await send('Page.enable');
+      if (call.to === 'pdf') await send('Emulation.clearDeviceMetricsOverride');
+      else await send('Emulation.setDeviceMetricsOverride', { width: SCREENSHOT_WIDTH, height: 800, deviceScaleFactor: 1, mobile: false });
       const navigation = await send<{ errorText?: string }>('Page.navigate', { url: pageUrl });
       if (navigation.errorText) throw new ConversionError('unsupported_or_corrupt_input', `The browser could not open this page (${navigation.errorText}).`);
       // A browser that dies (killed by the watch, or crashed) never fires the load.
@@ -198,6 +205,7 @@ export class ChromiumBrowser implements WarmProcess {
         if (picture.length > call.maxOutputBytes) throw new ConversionError('file_too_large', `The output would be larger than ${call.maxOutputBytes} bytes.`);
         await writeFile(call.outputPath, picture);
       }
+      tabDone = true;
       return { refused };
     } catch (error) {
       await rm(call.outputPath, { force: true });
@@ -205,9 +213,36 @@ export class ChromiumBrowser implements WarmProcess {
     } finally {
       watch.stop();
       unlisten();
-      if (targetId && !this.ended) await devtools.send('Target.closeTarget', { targetId }).catch(() => undefined);
+      // A page that failed leaves its tab to nobody: the next page gets a fresh one.
+      if (!tabDone) await this.closeTab(devtools);
       await rm(page, { force: true });
     }
+  }
+
+  /**
+   * The browser's one tab, reused page after page (a new tab costs a renderer's start): JavaScript off, every request
+   * paused for the page's listener to allow or abort, crashes reported.
+   */
+  private async openTab(devtools: DevToolsPipe): Promise<{ targetId: string; sessionId: string }> {
+    const { targetId } = await devtools.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' });
+    const { sessionId } = await devtools.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    for (const [method, params] of [
+      ['Fetch.enable', { patterns: [{ urlPattern: '*' }] }],
+      ['Emulation.setScriptExecutionDisabled', { value: true }],
+      ['Inspector.enable', {}],
+      ['Page.enable', {}],
+    ] as const) {
+      await devtools.send(method, params, sessionId);
+    }
+    return { targetId, sessionId };
+  }
+
+  private async closeTab(devtools: DevToolsPipe): Promise<void> {
+    const tab = this.tab;
+    this.tab = undefined;
+    if (!tab || this.ended) return;
+    const { targetId } = await tab.catch(() => ({ targetId: undefined }));
+    if (targetId) await devtools.send('Target.closeTarget', { targetId }).catch(() => undefined);
   }
 
   /** Ends the browser (idempotent): kills its sandbox, removes its directory. */

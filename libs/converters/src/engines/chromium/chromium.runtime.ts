@@ -21,7 +21,7 @@ export interface ChromiumRuntimeOptions {
   runner?: SandboxedProcessRunner;
   /** Browser directories are made under this one (the jobs' scratch root). */
   workRoot?: string;
-  /** Browsers running at once, each drawing one page at a time (default 1; each holds about 150 MB). */
+  /** Browsers running at once, each drawing one page at a time (default 1; each holds about 350–480 MB). */
   size?: number;
   /** A browser is replaced after this many pages (default 200). */
   pagesPerBrowser?: number;

@@ -33,6 +33,7 @@ export function printParameters(options: ConversionOptions): Record<string, unkn
     marginRight: margin,
     printBackground: true,
     preferCSSPageSize: options.paper === undefined,
+    generateTaggedPDF: false,
     transferMode: 'ReturnAsStream',
   };
 }
