@@ -156,8 +156,8 @@ export class ChromiumBrowser implements WarmProcess {
     }
   }
 
-  /** Draws one page into `call.outputPath`; the URLs it asked for and was refused. */
-  async render(call: PageCall): Promise<{ refused: string[] }> {
+  /** Draws one page into `call.outputPath`. */
+  async render(call: PageCall): Promise<void> {
     const devtools = this.devtools;
     if (this.ended || !devtools) throw new ConversionError('provider_error', 'The browser is gone.', true);
     const id = ++this.requests;
@@ -165,7 +165,6 @@ export class ChromiumBrowser implements WarmProcess {
     await copyFile(call.inputPath, page);
     await this.prepared!.handOver(page);
     const pageUrl = pathToFileURL(page).href;
-    const refused: string[] = [];
     const watch = new ConversionWatch({ ...call, cpu: this.cpu, onKill: () => void this.stop() });
     let unlisten = () => undefined as unknown;
     let tabDone = false;
@@ -181,10 +180,7 @@ export class ChromiumBrowser implements WarmProcess {
           // The page's own file only: no other file, no network, no second navigation. Aborted, not blocked: an
           // aborted navigation (a meta refresh) leaves the page as it is, a blocked one would replace it by an error page.
           if (request.url === pageUrl) void send('Fetch.continueRequest', { requestId }).catch(() => undefined);
-          else {
-            refused.push(request.url);
-            void send('Fetch.failRequest', { requestId, errorReason: 'Aborted' }).catch(() => undefined);
-          }
+          else void send('Fetch.failRequest', { requestId, errorReason: 'Aborted' }).catch(() => undefined);
         } else if (event.method === 'Page.loadEventFired') pageEnded();
         else if (event.method === 'Inspector.targetCrashed') pageEnded(new ConversionError('unsupported_or_corrupt_input', 'The browser crashed drawing this page; it cannot be converted.'));
       });
@@ -206,7 +202,6 @@ export class ChromiumBrowser implements WarmProcess {
         await writeFile(call.outputPath, picture);
       }
       tabDone = true;
-      return { refused };
     } catch (error) {
       await rm(call.outputPath, { force: true });
       throw await this.failure(error as Error, watch);
