@@ -31,6 +31,8 @@ export class WarmPool<P extends WarmProcess> {
   private idle: Array<Slot<P>> = [];
   private waiters: Array<{ resolve: (slot: Slot<P>) => void; reject: (error: Error) => void }> = [];
   private running = false;
+  /** Processes being started: a stop waits for them, so that none outlives the pool (nor writes in a removed directory). */
+  private readonly starting = new Set<Promise<P>>();
   private readonly exitHook = () => {
     for (const slot of this.processes) slot.process?.killNow();
   };
@@ -50,6 +52,7 @@ export class WarmPool<P extends WarmProcess> {
     const stopping = this.config.stopping();
     for (const waiter of this.waiters.splice(0)) waiter.reject(stopping);
     this.idle = [];
+    await Promise.allSettled([...this.starting]);
     await Promise.all([...this.processes].map((slot) => slot.process?.stop()));
     this.processes.clear();
     process.off('exit', this.exitHook);
@@ -119,12 +122,16 @@ export class WarmPool<P extends WarmProcess> {
     // Counted from the start, so that concurrent requests do not start more processes than the pool holds.
     const slot = { process: undefined } as unknown as Slot<P>;
     this.processes.add(slot);
+    const starting = this.config.spawn();
+    this.starting.add(starting);
     try {
-      slot.process = await this.config.spawn();
+      slot.process = await starting;
       return slot;
     } catch (error) {
       this.processes.delete(slot);
       throw error;
+    } finally {
+      this.starting.delete(starting);
     }
   }
 }
