@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -7,12 +6,9 @@ import { ConversionError } from '../../platform/conversion-error.js';
 import type { ConversionOptions } from '../../platform/conversion-options.js';
 import { ConversionWatch } from '../../platform/sandbox/conversion-watch.js';
 import { engineEnvironment } from '../../platform/sandbox/engine-environment.js';
-import type { EngineSandbox, PreparedCommand } from '../../platform/sandbox/engine-sandbox.js';
-import { limitFailure } from '../../platform/sandbox/limit-failure.js';
-import { ownedDirectory } from '../../platform/sandbox/owned-directories.js';
+import type { EngineSandbox } from '../../platform/sandbox/engine-sandbox.js';
 import type { ProcessLimits } from '../../platform/sandbox/process-limits.js';
-import { ProcessTreeCpu } from '../../platform/sandbox/process-tree-cpu.js';
-import { spawnWrapped } from '../../platform/sandbox/spawn-wrapped.js';
+import { SandboxedDaemon } from '../../platform/sandbox/sandboxed-daemon.js';
 import type { WarmProcess } from '../../platform/warm-pool.js';
 import { CHROMIUM_BINARY } from './chromium.descriptor.js';
 import { DevToolsError, type DevToolsEvent, DevToolsPipe } from './devtools-pipe.js';
@@ -21,7 +17,6 @@ import { printParameters, SCREENSHOT_WIDTH, screenshotClip } from './page-setup.
 /** Browser directories: `fileshift-chromium-<host>_<pid>-XXXXXX`, swept by the next pool when their worker is gone. */
 export const CHROMIUM_PREFIX = 'fileshift-chromium-';
 const START_TIMEOUT_MS = 30_000;
-const STDERR_TAIL = 4096;
 const STREAM_CHUNK = 1024 * 1024;
 
 /**
@@ -77,67 +72,38 @@ export interface PageCall {
  * (its whole sandbox); so does a crash — the pool starts another.
  */
 export class ChromiumBrowser implements WarmProcess {
-  readonly dir: Promise<string>;
   requests = 0;
   version = '';
-  private child?: ChildProcess;
+  private readonly daemon: SandboxedDaemon;
   private devtools?: DevToolsPipe;
-  private cpu?: ProcessTreeCpu;
-  private prepared?: PreparedCommand;
-  private stderr = '';
-  private exitStatus?: number;
-  private readonly exited: Promise<void>;
-  private markExited!: () => void;
-  private ending?: Promise<void>;
   private tab?: Promise<{ targetId: string; sessionId: string }>;
 
-  constructor(private readonly config: { sandbox: EngineSandbox; root: string; limits: ProcessLimits }) {
-    this.dir = ownedDirectory(config.root, CHROMIUM_PREFIX);
-    this.dir.catch(() => undefined);
-    this.exited = new Promise((resolve) => (this.markExited = resolve));
+  constructor(config: { sandbox: EngineSandbox; root: string; limits: ProcessLimits }) {
+    this.daemon = new SandboxedDaemon({ ...config, prefix: CHROMIUM_PREFIX, name: 'Chromium' });
   }
 
   get ended(): boolean {
-    return this.ending !== undefined || this.exitStatus !== undefined;
+    return this.daemon.ended;
   }
 
   /** Starts the browser; resolves with its version once it answers over DevTools. */
   async start(): Promise<string> {
-    const dir = await this.dir;
+    const dir = await this.daemon.dir;
     await Promise.all(['profile', 'exchange'].map((name) => mkdir(join(dir, name))));
-    this.prepared = await this.config.sandbox.prepare({
-      command: '/bin/sh',
-      args: ['-c', DEVTOOLS_ON_3_AND_4, CHROMIUM_BINARY, ...BROWSER_FLAGS, `--user-data-dir=${join(dir, 'profile')}`, 'about:blank'],
-      writableDirs: [dir],
-      cwd: dir,
-      limits: this.config.limits,
-      sockets: 'unix-only-refused',
-    });
-    // Stopped while its sandbox was being prepared: nothing may be started after the stop.
-    if (this.ending) {
-      this.prepared.release();
-      throw new Error('the browser was stopped while starting');
-    }
     // Its temporary directory is the sandbox's own /tmp: the browser puts a socket there, whose path must be short.
-    const { child } = spawnWrapped(this.prepared.wrapped, { cwd: dir, env: engineEnvironment(dir, '/tmp'), extraPipes: 2 });
-    this.child = child;
-    if (child.pid) this.cpu = new ProcessTreeCpu(child.pid);
+    const child = await this.daemon.spawn(
+      {
+        command: '/bin/sh',
+        args: ['-c', DEVTOOLS_ON_3_AND_4, CHROMIUM_BINARY, ...BROWSER_FLAGS, `--user-data-dir=${join(dir, 'profile')}`, 'about:blank'],
+        sockets: 'unix-only-refused',
+      },
+      { env: engineEnvironment(dir, '/tmp'), extraPipes: 2 },
+    );
     child.stdout!.resume();
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
-    });
     const stdio = child.stdio as unknown as Array<Readable | Writable>;
     const devtools = (this.devtools = new DevToolsPipe(stdio[5] as Writable, stdio[6] as Readable));
-    child.once('close', (code, signal) => {
-      this.exitStatus = code ?? (signal ? 128 : 1);
-      devtools.close(new Error('the browser ended'));
-      this.markExited();
-    });
-    child.once('error', (error) => {
-      this.exitStatus ??= 1;
-      devtools.close(error);
-      this.markExited();
-    });
+    child.once('error', (error) => devtools.close(error));
+    void this.daemon.exited.then(() => devtools.close(new Error('the browser ended')));
     const timer = setTimeout(() => devtools.close(new Error(`no answer within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
     try {
       this.version = (await devtools.send<{ product: string }>('Browser.getVersion')).product;
@@ -149,8 +115,7 @@ export class ChromiumBrowser implements WarmProcess {
       }
       return this.version;
     } catch (error) {
-      void this.stop();
-      throw new Error(`Chromium did not start: ${(error as Error).message}${this.stderr ? `\n${this.stderr.trim()}` : ''}`);
+      throw this.daemon.startFailure(error);
     } finally {
       clearTimeout(timer);
     }
@@ -161,11 +126,11 @@ export class ChromiumBrowser implements WarmProcess {
     const devtools = this.devtools;
     if (this.ended || !devtools) throw new ConversionError('provider_error', 'The browser is gone.', true);
     const id = ++this.requests;
-    const page = join(await this.dir, 'exchange', `page-${id}.html`);
+    const page = join(await this.daemon.dir, 'exchange', `page-${id}.html`);
     await copyFile(call.inputPath, page);
-    await this.prepared!.handOver(page);
+    await this.daemon.prepared!.handOver(page);
     const pageUrl = pathToFileURL(page).href;
-    const watch = new ConversionWatch({ ...call, cpu: this.cpu, onKill: () => void this.stop() });
+    const watch = new ConversionWatch({ ...call, cpu: this.daemon.cpu, onKill: () => void this.stop() });
     let unlisten = () => undefined as unknown;
     let tabDone = false;
     try {
@@ -189,7 +154,7 @@ export class ChromiumBrowser implements WarmProcess {
       const navigation = await send<{ errorText?: string }>('Page.navigate', { url: pageUrl });
       if (navigation.errorText) throw new ConversionError('unsupported_or_corrupt_input', `The browser could not open this page (${navigation.errorText}).`);
       // A browser that dies (killed by the watch, or crashed) never fires the load.
-      await Promise.race([loaded, this.exited.then(() => Promise.reject(new Error('the browser ended')))]);
+      await Promise.race([loaded, this.daemon.exited.then(() => Promise.reject(new Error('the browser ended')))]);
       if (call.to === 'pdf') {
         const { stream } = await send<{ stream: string }>('Page.printToPDF', printParameters(call.options));
         await this.saveStream(stream, sessionId, call.outputPath, call.maxOutputBytes);
@@ -242,21 +207,11 @@ export class ChromiumBrowser implements WarmProcess {
 
   /** Ends the browser (idempotent): kills its sandbox, removes its directory. */
   stop(): Promise<void> {
-    this.ending ??= (async () => {
-      this.killNow();
-      if (this.child) await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
-      this.prepared?.release();
-      await rm(await this.dir.catch(() => ''), { recursive: true, force: true }).catch(() => undefined);
-    })();
-    return this.ending;
+    return this.daemon.stop();
   }
 
   killNow(): void {
-    try {
-      if (this.child?.pid) process.kill(-this.child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    this.daemon.killNow();
   }
 
   /** Copies a DevTools stream of a page's session (a printed PDF) into a file, held to `maxBytes`. */
@@ -280,19 +235,10 @@ export class ChromiumBrowser implements WarmProcess {
 
   /** What a page's failure is: a limit the watch or the sandbox enforced, the browser's crash, or the page's own. */
   private async failure(error: Error, watch: ConversionWatch): Promise<ConversionError> {
-    if (watch.killedFor) {
-      watch.killedFor.diagnostics = this.stderr;
-      await this.ending;
-      return watch.killedFor;
-    }
+    const killed = await this.daemon.watchFailure(watch);
+    if (killed) return killed;
     if (error instanceof ConversionError) return error;
-    if (this.exitStatus !== undefined || this.ended) {
-      await this.exited;
-      return (
-        limitFailure(this.exitStatus ?? 1, this.stderr, this.config.limits) ??
-        new ConversionError('unsupported_or_corrupt_input', 'The browser crashed on this page; it cannot be converted.', false, this.stderr)
-      );
-    }
+    if (this.ended) return this.daemon.crashFailure('The browser crashed on this page; it cannot be converted.');
     if (error instanceof DevToolsError) return new ConversionError('unsupported_or_corrupt_input', 'The browser could not draw this page.', false, error.message);
     return new ConversionError('provider_error', 'The browser failed.', true, error.message);
   }
