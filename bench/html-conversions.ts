@@ -57,7 +57,7 @@ const ms = (value: number) => `${value.toFixed(0)} ms`;
  * Memory of every Chromium process whose profile is under the bench's directory: the sum of their proportional set
  * sizes (PSS: a page shared by n processes counts 1/n in each; RSS would count the shared libraries n times).
  */
-function browserRssMb(): { mb: number; processes: number } {
+function browserPssMb(): { mb: number; processes: number } {
   let kb = 0;
   let processes = 0;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
@@ -96,7 +96,7 @@ for (let round = 0; round < Math.max(5, ROUNDS / 2); round++) {
   long.push(result.ms);
   longPages = result.pages;
 }
-const rss = browserRssMb();
+const pss = browserPssMb();
 
 console.log(`HTML → PDF, ${ROUNDS} interleaved rounds (sandboxed engines)`);
 console.log(`  5-section HTML through Chromium:      p50 ${ms(p50(sides.chromium))} (${pages.chromium} pages)`);
@@ -104,6 +104,6 @@ console.log(`  the same through LibreOffice:         p50 ${ms(p50(sides.libreoff
 console.log(`  Chromium's time as a share of LibreOffice's: ${((p50(sides.chromium) / p50(sides.libreoffice)) * 100).toFixed(0)} %`);
 console.log(`  20-section HTML through Chromium:     p50 ${ms(p50(long))} (${longPages} pages)`);
 console.log(`  browser start: ${ms(browserStart)}; first page after start(): ${ms(first.ms)} (p50 of the rest: ${ms(p50(sides.chromium))})`);
-console.log(`  warm browser: ${rss.mb.toFixed(0)} MB (proportional set size) in ${rss.processes} processes`);
+console.log(`  warm browser: ${pss.mb.toFixed(0)} MB (proportional set size) in ${pss.processes} processes`);
 
 await Promise.all([...runtimes.values()].map((runtime) => runtime.stop?.()));
