@@ -51,14 +51,16 @@ function wordDocument(pages: readonly string[]): string {
   const pageBreak = `<w:p><w:r><w:br w:type="page"/></w:r></w:p>`;
   const body =
     paragraph(SAMPLE_HEADING, 'Heading1') + paragraph('A paragraph written by hand as WordprocessingML.') + table + pages.map((text) => pageBreak + paragraph(text)).join('');
-  return (
-    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` +
-    `<w:body>${body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr></w:body></w:document>`
-  );
+  return wordBody(body);
 }
 
-/** A DOCX: heading, paragraph and a 2×2 table; `pages` adds pages after page breaks, one paragraph each. */
-export function sampleDocx(pages: readonly string[] = []): Buffer {
+/** A w:document of the given body, on an A4 page with inch margins. */
+const wordBody = (body: string) =>
+  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` +
+  `<w:body>${body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr></w:body></w:document>`;
+
+/** A DOCX package around a w:document, with the styles Word writes. */
+function wordPackage(document: string): Buffer {
   return zip([
     {
       name: '[Content_Types].xml',
@@ -68,11 +70,14 @@ export function sampleDocx(pages: readonly string[] = []): Buffer {
       }),
     },
     { name: '_rels/.rels', content: RELS([['rId1', 'officeDocument', 'word/document.xml']]) },
-    { name: 'word/document.xml', content: wordDocument(pages) },
+    { name: 'word/document.xml', content: document },
     { name: 'word/_rels/document.xml.rels', content: RELS([['rId1', 'styles', 'styles.xml']]) },
     { name: 'word/styles.xml', content: WORD_STYLES },
   ]);
 }
+
+/** A DOCX: heading, paragraph and a 2×2 table; `pages` adds pages after page breaks, one paragraph each. */
+export const sampleDocx = (pages: readonly string[] = []): Buffer => wordPackage(wordDocument(pages));
 
 /** A paragraph of a hand-written document: its text, the language it is tagged with, the font it names. */
 export interface SampleParagraph {
@@ -88,22 +93,7 @@ export function docxOfParagraphs(paragraphs: readonly SampleParagraph[]): Buffer
     const language = lang ? `<w:lang w:val="${lang}" w:eastAsia="${lang}" w:bidi="${lang}"/>` : '';
     return `<w:p><w:r>${fonts || language ? `<w:rPr>${fonts}${language}</w:rPr>` : ''}<w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r></w:p>`;
   };
-  const document =
-    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` +
-    `<w:body>${paragraphs.map(run).join('')}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr></w:body></w:document>`;
-  return zip([
-    {
-      name: '[Content_Types].xml',
-      content: CONTENT_TYPES({
-        '/word/document.xml': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml',
-        '/word/styles.xml': 'application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml',
-      }),
-    },
-    { name: '_rels/.rels', content: RELS([['rId1', 'officeDocument', 'word/document.xml']]) },
-    { name: 'word/document.xml', content: document },
-    { name: 'word/_rels/document.xml.rels', content: RELS([['rId1', 'styles', 'styles.xml']]) },
-    { name: 'word/styles.xml', content: WORD_STYLES },
-  ]);
+  return wordPackage(wordBody(paragraphs.map(run).join('')));
 }
 
 /** Word writes the styles a document uses; readers that go by style names (pandoc) find "heading 1" here. */
