@@ -48,7 +48,7 @@ describe('WarmPool', () => {
   });
 
   it('retires a process once it has served its requests', async () => {
-    const { pool, started, finishStarts } = poolOf(1);
+    const { pool, finishStarts } = poolOf(1);
     const first = pool.with(async (process) => process);
     await Promise.resolve();
     finishStarts();
