@@ -1,3 +1,4 @@
+import { holdsTransparency } from '@fileshift/formats';
 import { stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConversionError } from '../../platform/conversion-error.js';
@@ -14,19 +15,20 @@ const PROBE_TIMEOUT_MS = 15_000;
 const CODERS: Record<string, string> = {
   bmp: 'BMP', ico: 'ICO', tga: 'TGA', ppm: 'PPM', pgm: 'PGM', pbm: 'PBM', psd: 'PSD', jp2: 'JP2', heic: 'HEIC', pcx: 'PCX', xpm: 'XPM', png: 'PNG', jpg: 'JPEG',
 };
-/** Transparency laid on white: for targets that hold none (ImageMagick would write PCX with a fourth plane few readers know). */
+/**
+ * Transparency laid on white, for targets that hold none (@fileshift/formats' holdsTransparency): ImageMagick would
+ * write PCX with a fourth plane few readers know, and a JPEG on black.
+ */
 const ON_WHITE = ['-background', 'white', '-alpha', 'remove', '-alpha', 'off'];
 /**
- * Per target, what it needs: an icon holds at most 256×256; formats without transparency get the picture on white;
- * one bit per pixel is dithered in a halftone (a threshold, and ImageMagick 6's -monochrome, turn a flat mid-tone all white).
+ * Per target, what it needs beyond that: an icon holds at most 256×256; one bit per pixel is dithered in a halftone (a
+ * threshold, and ImageMagick 6's -monochrome, turn a flat mid-tone all white).
  */
 const OUTPUT_ARGS: Record<string, string[]> = {
   ico: ['-resize', '256x256>'],
-  pcx: ON_WHITE,
-  ppm: ON_WHITE,
-  pgm: ON_WHITE,
-  pbm: [...ON_WHITE, '-colorspace', 'gray', '-ordered-dither', 'o8x8'],
+  pbm: ['-colorspace', 'gray', '-ordered-dither', 'o8x8'],
 };
+const outputArgs = (to: string) => [...(holdsTransparency(to) ? [] : ON_WHITE), ...(OUTPUT_ARGS[to] ?? [])];
 
 /** Raster images through ImageMagick 6 (Debian package), under our policy, inside the sandboxed runner. */
 export class ImageMagickRuntime implements EngineRuntime {
@@ -62,7 +64,7 @@ export class ImageMagickRuntime implements EngineRuntime {
       command: this.convertCommand,
       args: [
         input,
-        '-auto-orient', '-strip', ...(OUTPUT_ARGS[request.to] ?? []),
+        '-auto-orient', '-strip', ...outputArgs(request.to),
         `${writer}:${outputPath}`,
       ],
       env: { MAGICK_CONFIGURE_PATH: await this.policy() },

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { readFile, rm, stat } from 'node:fs/promises';
+import { holdsTransparency } from '@fileshift/formats';
 import sharp, { type FormatEnum } from 'sharp';
 import { ConversionError } from '../../platform/conversion-error.js';
 import { SHARP_DESCRIPTOR, SHARP_WRITES } from './sharp.descriptor.js';
@@ -52,6 +53,8 @@ export class SharpImageRuntime implements EngineRuntime {
         .rotate()
         .timeout({ seconds: Math.max(1, Math.ceil(limits.timeoutMs / 1000)) });
       if (options.width || options.height) image = image.resize({ width: options.width, height: options.height, fit: options.fit ?? 'inside' });
+      // A target without transparency gets the picture on white, as a viewer shows it (libvips would lay it on black).
+      if (!holdsTransparency(to)) image = image.flatten({ background: '#ffffff' });
       await image.toFormat(OUTPUT_FORMAT[to], { ...WRITE_OPTIONS[to], ...(options.quality ? { quality: options.quality } : {}) }).toFile(outputPath);
     } catch (error) {
       await rm(outputPath, { force: true });
