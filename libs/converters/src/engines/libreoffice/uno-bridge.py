@@ -341,6 +341,23 @@ def convert(desktop, guard, request):
         guard.conversion = None
 
 
+WORD_97_FILTER = "MS Word 97"
+
+
+def end_with_paragraph(document):
+    """A text whose body ends in a table (DOCX allows it, pandoc writes it; Word always adds a paragraph) loses that
+    table in a Word 97 export: its cells run together as one word. An empty paragraph after it keeps the table."""
+    if not document.supportsService("com.sun.star.text.TextDocument"):
+        return
+    text = document.getText()
+    last = None
+    elements = text.createEnumeration()
+    while elements.hasMoreElements():
+        last = elements.nextElement()
+    if last is not None and last.supportsService("com.sun.star.text.TextTable"):
+        text.insertTextContentAfter(document.createInstance("com.sun.star.text.Paragraph"), last)
+
+
 def convert_guarded(desktop, request):
     document = load(desktop, request)
     try:
@@ -351,6 +368,8 @@ def convert_guarded(desktop, request):
         accepted = request.get("acceptImports")
         if accepted and not any(imported_with.startswith(prefix) for prefix in accepted):
             raise Failure("format", "read as %s, not as one of %s" % (imported_with or "nothing", ", ".join(accepted)))
+        if request["filter"] == WORD_97_FILTER:
+            end_with_paragraph(document)
         data = request.get("exportData") or {}
         pages = None
         max_pages = request.get("maxPages")
