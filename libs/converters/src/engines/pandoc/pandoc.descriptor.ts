@@ -1,10 +1,11 @@
 import type { EngineDescriptor, EnginePair } from '../../platform/engine-descriptor.js';
 
 /**
- * Formats pandoc reads here (by catalogue id). Plain text has no pandoc reader: LibreOffice reads it. Nor ODT: pandoc
- * 2.17's ODT reader drops a table's header rows, text and all; ODT goes to markup through LibreOffice's DOCX.
+ * Formats pandoc reads here (by catalogue id). Plain text has no pandoc reader: LibreOffice reads it. Nor ODT nor RTF:
+ * pandoc 2.17's ODT reader drops a table's header rows, text and all, and its RTF reader makes a table one column of
+ * nested tables; both go to markup through LibreOffice's DOCX.
  */
-export const PANDOC_READS = ['md', 'html', 'docx', 'rtf', 'epub', 'rst', 'org', 'tex', 'ipynb'] as const;
+export const PANDOC_READS = ['md', 'html', 'docx', 'epub', 'rst', 'org', 'tex', 'ipynb'] as const;
 /**
  * Debian's pandoc 2.17 cannot write docx or epub under `--sandbox` (it looks for its data files inside the
  * sandbox and fails), and unsandboxed it would fetch the images a document names (files of ours, URLs).

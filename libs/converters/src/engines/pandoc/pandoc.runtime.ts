@@ -15,7 +15,6 @@ const READERS: Record<(typeof PANDOC_READS)[number], string> = {
   md: 'markdown',
   html: 'html',
   docx: 'docx',
-  rtf: 'rtf',
   epub: 'epub',
   rst: 'rst',
   org: 'org',
