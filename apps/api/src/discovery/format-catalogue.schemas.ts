@@ -1,9 +1,18 @@
 import { OPTION_NAMES } from '@fileshift/converters';
-import { FORMAT_CATEGORIES } from '@fileshift/formats';
+import { CONTENT_LOSSES, type ContentLoss, FORMAT_CATEGORIES } from '@fileshift/formats';
 import { z } from 'zod';
 import { apiSchema } from '../http-kit/api-schema-registry.js';
 
 const OptionNameSchema = z.enum(OPTION_NAMES as [string, ...string[]]);
+
+export const ContentLossSchema = apiSchema(
+  'ContentLoss',
+  z.strictObject({
+    kind: z.enum(Object.keys(CONTENT_LOSSES) as [ContentLoss, ...ContentLoss[]]),
+    description: z.string().describe('What the output lacks of the input, in a sentence.'),
+  }),
+  'Something this conversion cannot carry over, because the target cannot hold it or the engine does not write it.',
+);
 
 export const FormatTargetSchema = apiSchema(
   'FormatTarget',
@@ -12,6 +21,7 @@ export const FormatTargetSchema = apiSchema(
     category: z.enum(FORMAT_CATEGORIES),
     recommended: z.boolean().describe('A target worth offering first.'),
     options: z.array(OptionNameSchema).describe('The conversion options this conversion honours (schemas under option_schemas).'),
+    losses: z.array(ContentLossSchema).describe('What this conversion loses of the source (empty: the content survives). Checked for every pair by the conversion matrix.'),
   }),
 );
 

@@ -1,5 +1,5 @@
 import { type ConversionGraph, OPTION_NAMES, OPTION_SCHEMAS, optionsOfPlan } from '@fileshift/converters';
-import { getFormat } from '@fileshift/formats';
+import { CONTENT_LOSSES, getFormat } from '@fileshift/formats';
 import { z } from 'zod';
 import type { FormatCatalogue } from './format-catalogue.schemas.js';
 
@@ -18,7 +18,8 @@ export function formatCatalogue(graph: ConversionGraph): FormatCatalogue {
         const targetFormat = getFormat(target);
         const plan = graph.plan(source, target);
         if (!targetFormat || !plan) return [];
-        return [{ format: target, category: targetFormat.category, recommended: graph.isRecommended(source, target), options: optionsOfPlan(plan).sort() }];
+        const losses = graph.lossesOf(source, target).map((kind) => ({ kind, description: CONTENT_LOSSES[kind] }));
+        return [{ format: target, category: targetFormat.category, recommended: graph.isRecommended(source, target), options: optionsOfPlan(plan).sort(), losses }];
       });
     if (targets.length === 0) continue;
     formats.push({ id: format.id, description: format.description, category: format.category, extensions: [...format.extensions], mime_types: [...format.mimeTypes], targets });

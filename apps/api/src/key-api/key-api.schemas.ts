@@ -49,9 +49,14 @@ export const KeyApiConvertResponseSchema = apiSchema(
 
 export const KeyApiListRequestSchema = apiSchema('KeyApiListRequest', z.object({ ext_in: extension('Source') }));
 
+/** Not in the original spec: what each conversion loses, so a caller knows before converting. */
+const TargetLossesSchema = z
+  .record(z.string(), z.array(z.string()))
+  .describe('Output extension → what converting to it loses of the input, in sentences (a table made plain text, transparency made white…). Targets that keep the content are not listed.');
+
 export const KeyApiListResponseSchema = apiSchema(
   'KeyApiListResponse',
-  z.object({ Status: z.literal('OK'), extensions: z.array(z.string()).describe('Every output extension, alphabetically.') }),
+  z.object({ Status: z.literal('OK'), extensions: z.array(z.string()).describe('Every output extension, alphabetically.'), losses: TargetLossesSchema }),
 );
 
 export const KeyApiListByTypeResponseSchema = apiSchema(
@@ -63,9 +68,11 @@ export const KeyApiListByTypeResponseSchema = apiSchema(
       .describe('Category → extension → 1 (recommended) or 0 (available).'),
     menu_popular: z.array(z.record(z.string(), z.array(z.string()))).describe('Recommended targets per category, the input category first.'),
     type: z.string().describe('Category of ext_in.'),
+    losses: TargetLossesSchema,
   }),
 );
 
 export type KeyApiConvertRequest = z.output<typeof KeyApiConvertRequestSchema>;
 export type KeyApiConvertResponse = z.output<typeof KeyApiConvertResponseSchema>;
+export type KeyApiListResponse = z.output<typeof KeyApiListResponseSchema>;
 export type KeyApiListByTypeResponse = z.output<typeof KeyApiListByTypeResponseSchema>;

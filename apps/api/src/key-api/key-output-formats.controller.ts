@@ -6,8 +6,8 @@ import { ApiJsonBody, KeyApiErrors, KeyApiJsonResponse } from '../http-kit/api-d
 import { ZodValidationPipe } from '../http-kit/zod-validation.pipe.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
 import { KeyApiRequestError, KeyApiRequestErrorCode } from './key-api-request.error.js';
-import { KeyApiListByTypeResponseSchema, KeyApiListRequestSchema, KeyApiListResponseSchema, type KeyApiListByTypeResponse } from './key-api.schemas.js';
-import { outputExtensions, outputFormatsByType } from './output-formats.js';
+import { KeyApiListByTypeResponseSchema, KeyApiListRequestSchema, KeyApiListResponseSchema, type KeyApiListByTypeResponse, type KeyApiListResponse } from './key-api.schemas.js';
+import { outputExtensions, outputFormatsByType, targetLosses } from './output-formats.js';
 
 const listRequest = new ZodValidationPipe(KeyApiListRequestSchema);
 
@@ -22,8 +22,10 @@ export class KeyOutputFormatsController {
   @ApiJsonBody(KeyApiListRequestSchema)
   @KeyApiJsonResponse(200, KeyApiListResponseSchema, 'Output extensions.')
   @KeyApiErrors(400, 401, 429, 500)
-  async list(@Body(listRequest) body: { ext_in: string }): Promise<{ Status: 'OK'; extensions: string[] }> {
-    return { Status: 'OK', extensions: outputExtensions(knownFormat(body.ext_in), (await this.catalogue.current()).graph) };
+  async list(@Body(listRequest) body: { ext_in: string }): Promise<KeyApiListResponse> {
+    const source = knownFormat(body.ext_in);
+    const { graph } = await this.catalogue.current();
+    return { Status: 'OK', extensions: outputExtensions(source, graph), losses: targetLosses(source, graph) };
   }
 
   @Post('list_ext_out_by_type')

@@ -1,6 +1,6 @@
-import { getFormat } from '@fileshift/formats';
+import { CONTENT_LOSSES, getFormat } from '@fileshift/formats';
 import { describe, expect, it } from 'vitest';
-import { type ConversionTargets, outputExtensions, outputFormatsByType } from './output-formats.js';
+import { type ConversionTargets, outputExtensions, outputFormatsByType, targetLosses } from './output-formats.js';
 
 const EDGES: Record<string, Record<string, boolean>> = {
   png: { webp: true, jpg: true, gif: false, pdf: false },
@@ -9,6 +9,7 @@ const EDGES: Record<string, Record<string, boolean>> = {
 const graph: ConversionTargets = {
   targetsOf: (from) => Object.keys(EDGES[from] ?? {}),
   isRecommended: (from, to) => EDGES[from]?.[to] ?? false,
+  lossesOf: (from, to) => (from === 'png' && to === 'jpg' ? ['lossy-compression', 'transparency'] : []),
 };
 
 describe('output formats of the key API', () => {
@@ -22,6 +23,12 @@ describe('output formats of the key API', () => {
     expect(png.type).toBe('image');
     expect(png.extensions_by_type).toEqual({ image: { gif: 0, jpg: 1, webp: 1 }, document: { pdf: 0 } });
     expect(png.menu_popular).toEqual([{ image: ['jpg', 'webp'] }]);
+  });
+
+  it('says what each target loses, in sentences, and lists only the targets that lose something', () => {
+    const png = outputFormatsByType(getFormat('png')!, graph);
+    expect(png.losses).toEqual({ jpg: [CONTENT_LOSSES['lossy-compression'], CONTENT_LOSSES.transparency] });
+    expect(targetLosses(getFormat('wav')!, graph)).toEqual({});
   });
 
   it('puts the source category first in the menu and uses canonical extensions', () => {

@@ -1,8 +1,8 @@
-import { FORMAT_CATEGORIES, type FileFormat, type FormatCategory, getFormat } from '@fileshift/formats';
+import { CONTENT_LOSSES, FORMAT_CATEGORIES, type FileFormat, type FormatCategory, getFormat } from '@fileshift/formats';
 import type { ConversionGraph } from '@fileshift/converters';
 
 /** What the lists need of the graph of the live workers' engines. */
-export type ConversionTargets = Pick<ConversionGraph, 'targetsOf' | 'isRecommended'>;
+export type ConversionTargets = Pick<ConversionGraph, 'targetsOf' | 'isRecommended' | 'lossesOf'>;
 
 /** 1: a recommended target; 0: available but not primary. */
 export type TargetRank = 0 | 1;
@@ -11,7 +11,11 @@ export interface OutputFormatsByType {
   extensions_by_type: Partial<Record<FormatCategory, Record<string, TargetRank>>>;
   menu_popular: Array<Partial<Record<FormatCategory, string[]>>>;
   type: FormatCategory;
+  losses: TargetLosses;
 }
+
+/** Target extension → what converting to it loses, in sentences; targets that lose nothing are not listed. */
+export type TargetLosses = Record<string, string[]>;
 
 const byExtension = (a: FileFormat, b: FileFormat) => a.extension.localeCompare(b.extension);
 
@@ -21,6 +25,16 @@ function targetFormats(source: FileFormat, graph: ConversionTargets): FileFormat
     .map((id) => getFormat(id))
     .filter((format): format is FileFormat => format !== undefined)
     .sort(byExtension);
+}
+
+/** What each target loses of `source`, for the lists' `losses`. */
+export function targetLosses(source: FileFormat, graph: ConversionTargets): TargetLosses {
+  const losses: TargetLosses = {};
+  for (const format of targetFormats(source, graph)) {
+    const kinds = graph.lossesOf(source.id, format.id);
+    if (kinds.length > 0) losses[format.extension] = kinds.map((kind) => CONTENT_LOSSES[kind]);
+  }
+  return losses;
 }
 
 /** The flat list of list_ext_out: every target's extension, alphabetically. */
@@ -46,5 +60,5 @@ export function outputFormatsByType(source: FileFormat, graph: ConversionTargets
     const recommended = targets.filter((format) => format.category === category && graph.isRecommended(source.id, format.id));
     if (recommended.length > 0) menu.push({ [category]: recommended.map((format) => format.extension) });
   }
-  return { extensions_by_type: extensionsByType, menu_popular: menu, type: source.category };
+  return { extensions_by_type: extensionsByType, menu_popular: menu, type: source.category, losses: targetLosses(source, graph) };
 }

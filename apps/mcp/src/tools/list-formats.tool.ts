@@ -4,7 +4,13 @@ import { describeError } from './describe-error.js';
 import type { ToolDeps } from './tool-deps.js';
 import { toolError, toolResult } from './tool-result.js';
 
-const targetShape = z.object({ format: z.string(), category: z.string(), recommended: z.boolean(), options: z.array(z.string()) });
+const targetShape = z.object({
+  format: z.string(),
+  category: z.string(),
+  recommended: z.boolean(),
+  options: z.array(z.string()),
+  losses: z.array(z.object({ kind: z.string(), description: z.string() })).describe('What this conversion loses of the source; empty when the content survives.'),
+});
 
 export function registerListFormats({ server, context }: ToolDeps): void {
   server.registerTool(
@@ -13,7 +19,8 @@ export function registerListFormats({ server, context }: ToolDeps): void {
       title: 'List formats and conversion options',
       description:
         'The format catalogue (free): every format the service reads, what it converts to, and which conversion options (quality, width, pages…) ' +
-        'each conversion takes, with their allowed values. Give source_format for one format only. Free; no API key needed.',
+        'each conversion takes, with their allowed values, and what each conversion loses (a table made plain text, transparency made white…). ' +
+        'Give source_format for one format only. Free; no API key needed.',
       inputSchema: { source_format: z.string().min(1).max(20).optional().describe('A format id or extension without a dot, e.g. png; all formats when absent.') },
       outputSchema: {
         pairs: z.number().int().describe('How many conversions the whole service offers.'),
@@ -46,8 +53,12 @@ function names(format: FormatCatalogue['formats'][number]): string[] {
   return [format.id, ...format.extensions.map((extension) => extension.toLowerCase())];
 }
 
-/** One line per format: its targets, each with the options it takes. */
+/** One line per format: its targets, each with the options it takes and what it loses. */
 function describeFormat(format: FormatCatalogue['formats'][number]): string {
-  const targets = format.targets.map((target) => (target.options.length > 0 ? `${target.format} [${target.options.join(', ')}]` : target.format));
+  const targets = format.targets.map((target) => {
+    const options = target.options.length > 0 ? ` [${target.options.join(', ')}]` : '';
+    const losses = target.losses.length > 0 ? ` (loses: ${target.losses.map((loss) => loss.kind).join(', ')})` : '';
+    return `${target.format}${options}${losses}`;
+  });
   return `${format.id} (${format.category}) → ${targets.join(', ')}`;
 }

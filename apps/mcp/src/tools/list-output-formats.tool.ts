@@ -16,6 +16,7 @@ export function registerListOutputFormats({ server, context }: ToolDeps): void {
         category: z.string().describe('Category of the source format.'),
         recommended: z.array(z.string()),
         by_category: z.record(z.string(), z.array(z.string())).describe('Every target, by category.'),
+        losses: z.record(z.string(), z.array(z.string())).describe('Target → what converting to it loses, in sentences; targets that keep the content are not listed.'),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
@@ -25,9 +26,11 @@ export function registerListOutputFormats({ server, context }: ToolDeps): void {
         const byCategory = Object.fromEntries(Object.entries(formats.extensions_by_type).map(([category, targets]) => [category, Object.keys(targets)]));
         const recommended = formats.menu_popular.flatMap((entry) => Object.values(entry).flat());
         const lines = Object.entries(byCategory).map(([category, targets]) => `${category}: ${targets.join(', ')}`);
+        const losses = Object.entries(formats.losses).map(([target, sentences]) => `${target} loses: ${sentences.join(' ')}`);
         return toolResult(
-          { format, category: formats.type, recommended, by_category: byCategory },
-          `${format} (${formats.type}) converts to — recommended: ${recommended.join(', ') || 'none'}; all:\n${lines.join('\n') || 'nothing on this service'}`,
+          { format, category: formats.type, recommended, by_category: byCategory, losses: formats.losses },
+          `${format} (${formats.type}) converts to — recommended: ${recommended.join(', ') || 'none'}; all:\n${lines.join('\n') || 'nothing on this service'}` +
+            (losses.length > 0 ? `\n${losses.join('\n')}` : ''),
         );
       } catch (error) {
         return toolError(describeError(error, context));

@@ -1,5 +1,5 @@
-import { isLossyFormat } from '@fileshift/formats';
-import type { ConversionPlan, PlanStep } from './conversion-plan.js';
+import { type ContentLoss, isLossyFormat } from '@fileshift/formats';
+import { type ConversionPlan, lossesOfPlan, type PlanStep } from './conversion-plan.js';
 import type { EngineDescriptor } from './engine-descriptor.js';
 
 export const MAX_PLAN_STEPS = 3;
@@ -42,6 +42,7 @@ export class ConversionGraph {
           recommended: Boolean(pair.recommended),
           firstStepOnly: Boolean(pair.firstStepOnly),
           lastStepOnly: Boolean(pair.lastStepOnly),
+          losses: pair.losses ?? [],
           engineClass: descriptor.engineClass,
         };
         this.edges.set(from, [...(this.edges.get(from) ?? []), edge]);
@@ -119,6 +120,12 @@ export class ConversionGraph {
     return plan.steps.every((step) => this.edgesFrom(step.from).some((edge) => edge.engine === step.engine && edge.to === step.to && edge.recommended));
   }
 
+  /** What converting `from` to `to` loses, by its cheapest plan (none when there is no plan). */
+  lossesOf(from: string, to: string): ContentLoss[] {
+    const plan = this.plan(from, to);
+    return plan ? lossesOfPlan(plan) : [];
+  }
+
   sourceFormats(): string[] {
     return [...this.edges.keys()];
   }
@@ -136,7 +143,7 @@ function canPassThrough(edge: Edge, stepsBefore: number): boolean {
 function toPlan(edges: Edge[]): ConversionPlan {
   const heaviest = edges.reduce((a, b) => (b.cost > a.cost ? b : a));
   return {
-    steps: edges.map(({ engine, from, to, options, multipleOutputs, cost }) => ({ engine, from, to, options, multipleOutputs, cost })),
+    steps: edges.map(({ engine, from, to, options, multipleOutputs, cost, losses }) => ({ engine, from, to, options, multipleOutputs, cost, losses })),
     cost: edges.reduce((sum, edge) => sum + edge.cost + STEP_OVERHEAD, 0),
     engineClass: heaviest.engineClass,
   };

@@ -1,3 +1,4 @@
+import type { ContentLoss } from '@fileshift/formats';
 import type { OptionName } from './conversion-options.js';
 import type { SocketPolicy } from './sandbox/seccomp/seccomp-rules.js';
 
@@ -27,6 +28,12 @@ export interface EnginePair {
    * its pictures as files it does not write; a step on would lose them).
    */
   lastStepOnly?: boolean;
+  /**
+   * What this engine loses on this pair that the target could hold (a writer that puts each table cell on a line of
+   * its own): documented in the catalogue and asserted by the conversion matrix. Losses the formats imply are not
+   * repeated here (`contentLosses`).
+   */
+  losses?: readonly ContentLoss[];
 }
 
 /** Limits an engine enforces on every conversion; they fail with the spec's failure types. */

@@ -446,6 +446,12 @@ export interface components {
             /** @description The same sentence the text/plain answer gives. */
             message: string;
         };
+        ContentLoss: {
+            /** @enum {string} */
+            kind: "lossy-compression" | "transparency" | "grey-levels" | "one-bit" | "palette" | "table-layout" | "still-frame" | "sound" | "picture" | "cue-styles";
+            /** @description What the output lacks of the input, in a sentence. */
+            description: string;
+        };
         FormatTarget: {
             /** @description Canonical id of the target format (give it, or any of its extensions, as target_format). */
             format: string;
@@ -455,6 +461,8 @@ export interface components {
             recommended: boolean;
             /** @description The conversion options this conversion honours (schemas under option_schemas). */
             options: ("quality" | "width" | "height" | "fit" | "pages" | "dpi" | "bitrate" | "pdfa" | "compress" | "paper" | "margin")[];
+            /** @description What this conversion loses of the source (empty: the content survives). Checked for every pair by the conversion matrix. */
+            losses: components["schemas"]["ContentLoss"][];
         };
         CatalogueFormat: {
             /** @description Canonical format id. */
@@ -694,6 +702,10 @@ export interface components {
             Status: "OK";
             /** @description Every output extension, alphabetically. */
             extensions: string[];
+            /** @description Output extension → what converting to it loses of the input, in sentences (a table made plain text, transparency made white…). Targets that keep the content are not listed. */
+            losses: {
+                [key: string]: string[];
+            };
         };
         KeyApiListByTypeResponse: {
             /** @constant */
@@ -710,6 +722,10 @@ export interface components {
             }[];
             /** @description Category of ext_in. */
             type: string;
+            /** @description Output extension → what converting to it loses of the input, in sentences (a table made plain text, transparency made white…). Targets that keep the content are not listed. */
+            losses: {
+                [key: string]: string[];
+            };
         };
         PaymentRequirement: {
             /** @constant */

@@ -1,4 +1,4 @@
-import { allPairs, type EngineDescriptor } from '../../platform/engine-descriptor.js';
+import { allPairs, type EngineDescriptor, type EnginePair } from '../../platform/engine-descriptor.js';
 
 export const EBOOK_FORMATS = ['epub', 'mobi', 'azw3', 'fb2'] as const;
 /**
@@ -6,6 +6,9 @@ export const EBOOK_FORMATS = ['epub', 'mobi', 'azw3', 'fb2'] as const;
  * reader fails on a package without meta.xml, which ODF allows (LibreOffice takes odt → docx instead).
  */
 export const CALIBRE_DOCUMENT_INPUTS = ['docx'] as const;
+
+/** What each target gets beyond its recommendation: calibre's FB2 writer puts each table cell in a paragraph of its own. */
+const targetAttributes = (to: string, recommended: boolean): Omit<EnginePair, 'from' | 'to'> => ({ recommended, ...(to === 'fb2' ? { losses: ['table-layout'] } : {}) });
 
 /**
  * E-books through calibre's `ebook-convert`: EPUB, MOBI, AZW3 and FB2 to each other and to DOCX, and DOCX to
@@ -20,8 +23,8 @@ export const CALIBRE_DESCRIPTOR: EngineDescriptor = {
   // Dearer than pandoc, cheaper than LibreOffice: each run starts calibre's Python (about a second).
   cost: 8,
   pairs: [
-    ...allPairs(EBOOK_FORMATS, [...EBOOK_FORMATS, 'docx'], (to) => ({ recommended: to === 'epub' || to === 'docx' })),
-    ...allPairs(CALIBRE_DOCUMENT_INPUTS, EBOOK_FORMATS, (to) => ({ recommended: to === 'epub' })),
+    ...allPairs(EBOOK_FORMATS, [...EBOOK_FORMATS, 'docx'], (to) => targetAttributes(to, to === 'epub' || to === 'docx')),
+    ...allPairs(CALIBRE_DOCUMENT_INPUTS, EBOOK_FORMATS, (to) => targetAttributes(to, to === 'epub')),
   ],
   // EPUB and DOCX are ZIP packages: their central directory is checked before calibre unpacks them.
   limits: { timeoutMs: 120_000, maxOutputBytes: 256 * 1024 * 1024, maxEntries: 10_000, maxExpandedBytes: 512 * 1024 * 1024, maxCompressionRatio: 100, maxPathDepth: 32 },
