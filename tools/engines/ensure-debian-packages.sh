@@ -37,6 +37,7 @@ TEST_PACKAGES=(
   qpdf          # the tests' PDF producer (merged and encrypted samples) and PDF reader
   unzip         # the LibreOffice tests list and read OOXML/ODF outputs with it
   python3-yaml  # the data tests read YAML outputs with PyYAML (Debian's /usr/bin/python3), not with our parser
+  libheif-examples # heif-convert: the conversion matrix reads AVIF and HEIC pictures (with their transparency) with libheif, not with sharp
   redis-server  # redis-server for private Redis servers (fault-injection tests) and the dev queue
   postgresql    # initdb, pg_ctl, postgres (postgresql-15 on Debian 12) for private PostgreSQL servers
 )

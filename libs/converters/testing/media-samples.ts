@@ -51,10 +51,10 @@ export function writeVideoSample(format: string, path: string, { seconds = 1, si
   return path;
 }
 
-/** An audio sample of `format` (a one-second tone). AMR is written by hand: Debian's ffmpeg has no AMR encoder. */
-export function writeAudioSample(format: string, path: string): string {
-  if (format === 'amr') writeFileSync(path, amrNarrowband(50));
-  else if (AUDIO_ENCODERS[format]) ffmpeg([...tone(1), ...AUDIO_ENCODERS[format]!, path]);
+/** An audio sample of `format` (a tone). AMR is written by hand: Debian's ffmpeg has no AMR encoder. */
+export function writeAudioSample(format: string, path: string, { seconds = 1 } = {}): string {
+  if (format === 'amr') writeFileSync(path, amrNarrowband(seconds * 50));
+  else if (AUDIO_ENCODERS[format]) ffmpeg([...tone(seconds), ...AUDIO_ENCODERS[format]!, path]);
   else throw new Error(`no audio sample for ${format}`);
   return path;
 }
@@ -86,11 +86,14 @@ export const SUBTITLE_SAMPLES: Record<string, string> = {
 export const VIDEO_SAMPLE_FORMATS = Object.keys(VIDEO_ENCODERS);
 export const AUDIO_SAMPLE_FORMATS = [...Object.keys(AUDIO_ENCODERS), 'amr'];
 
-/** One sample of every media format (video, audio, subtitles) in `dir`, by format id. */
-export function writeMediaSamples(dir: string): Map<string, string> {
+/**
+ * One sample of every media format (video, audio, subtitles) in `dir`, by format id, `seconds` long (a codec's fixed
+ * delay, up to a tenth of a second, is a tenth of a one-second sample's length).
+ */
+export function writeMediaSamples(dir: string, { seconds = 1 } = {}): Map<string, string> {
   const samples = new Map<string, string>();
-  for (const format of VIDEO_SAMPLE_FORMATS) samples.set(format, writeVideoSample(format, join(dir, `clip.${format}`)));
-  for (const format of AUDIO_SAMPLE_FORMATS) samples.set(format, writeAudioSample(format, join(dir, `tone.${format}`)));
+  for (const format of VIDEO_SAMPLE_FORMATS) samples.set(format, writeVideoSample(format, join(dir, `clip.${format}`), { seconds }));
+  for (const format of AUDIO_SAMPLE_FORMATS) samples.set(format, writeAudioSample(format, join(dir, `tone.${format}`), { seconds }));
   for (const [format, text] of Object.entries(SUBTITLE_SAMPLES)) {
     const path = join(dir, `captions.${format}`);
     writeFileSync(path, text);

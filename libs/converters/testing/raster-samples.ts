@@ -1,13 +1,15 @@
 import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 
 // Raster samples of the formats sharp does not read, from producers other than the engine: ffmpeg's image
-// encoders where it has one, the system's ImageMagick (with Debian's own policy) for the rest.
+// encoders where it has one, the system's ImageMagick (with Debian's own policy) for the rest. Each is the sample
+// picture below, so that the conversion matrix can compare the pixels of every output with its source's.
 
 const FFMPEG_ENCODERS: Record<string, string[]> = {
-  bmp: ['-c:v', 'bmp'],
-  tga: ['-c:v', 'targa'],
+  bmp: ['-c:v', 'bmp', '-pix_fmt', 'bgra'],
+  tga: ['-c:v', 'targa', '-pix_fmt', 'bgra'],
   ppm: ['-c:v', 'ppm'],
   pgm: ['-c:v', 'pgm', '-pix_fmt', 'gray'],
   pbm: ['-c:v', 'pbm', '-pix_fmt', 'monob'],
@@ -16,19 +18,47 @@ const FFMPEG_ENCODERS: Record<string, string[]> = {
 };
 const IMAGEMAGICK_FORMATS: Record<string, string> = { ico: 'ICO', psd: 'PSD', heic: 'HEIC', xpm: 'XPM' };
 
-/** One 48×32 sample of every raster format sharp does not read, by format id. */
+/**
+ * A 96×64 picture with something to lose: a colour gradient, a dark bar (a page's ink), and a transparent corner,
+ * as raw RGBA (the samples sharp writes start from it; the matrix reads them back with another decoder).
+ */
+export function samplePicture(): { width: number; height: number; rgba: Buffer } {
+  const width = 96;
+  const height = 64;
+  const rgba = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = (y * width + x) * 4;
+      const bar = y >= 40 && y < 48 && x >= 8 && x < 72;
+      rgba[at] = bar ? 20 : Math.round((x / (width - 1)) * 230 + 20);
+      rgba[at + 1] = bar ? 20 : Math.round((y / (height - 1)) * 200 + 30);
+      rgba[at + 2] = bar ? 20 : 140;
+      rgba[at + 3] = x >= 72 && y < 24 ? 0 : 255;
+    }
+  }
+  return { width, height, rgba };
+}
+
+/**
+ * One sample of every raster format sharp does not read, by format id: the sample picture (96×64, its transparent
+ * corner where the format holds transparency) written by ffmpeg's encoders and by ImageMagick.
+ */
 export function writeRasterSamples(dir: string): Map<string, string> {
   const samples = new Map<string, string>();
+  const { width, height, rgba } = samplePicture();
+  const raw = join(dir, 'sample-picture.rgba');
+  writeFileSync(raw, rgba);
   for (const [format, encoder] of Object.entries(FFMPEG_ENCODERS)) {
     const path = join(dir, `raster.${format}`);
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=48x32:rate=1:duration=1', '-frames:v', '1', ...encoder, '-update', '1', path]);
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-i', raw, '-frames:v', '1', ...encoder, '-update', '1', path]);
     samples.set(format, path);
   }
   for (const [format, coder] of Object.entries(IMAGEMAGICK_FORMATS)) {
     const path = join(dir, `raster.${format}`);
-    execFileSync('convert', ['-size', '48x32', 'gradient:red-blue', `${coder}:${path}`]);
+    execFileSync('convert', ['-size', `${width}x${height}`, '-depth', '8', `rgba:${raw}`, `${coder}:${path}`]);
     samples.set(format, path);
   }
+  rmSync(raw);
   return samples;
 }
 

@@ -35,7 +35,7 @@ describe('ImageMagickRuntime (Debian package imagemagick)', () => {
     for (const [format, path] of samples) {
       const [png] = (await convertStep(runtime, { inputPath: path, from: format, to: 'png' }, dir, { workDir: workRoot })) as [string];
       const meta = await sharp(png).metadata();
-      expect([format, meta.format, meta.width, meta.height]).toEqual([format, 'png', 48, 32]);
+      expect([format, meta.format, meta.width, meta.height]).toEqual([format, 'png', 96, 64]);
     }
     expect(leftovers(workRoot, dir)).toEqual([]);
   });
