@@ -202,7 +202,7 @@ describe('options, limits and failures', () => {
     writeFileSync(text, 'just words, not a document\n');
     const refused = await expectFailure(convertStep(runtime, { inputPath: text, from: 'docx', to: 'pdf' }, dir), 'unsupported_or_corrupt_input', samples);
     expect(refused.message).toBe('The input is not a readable docx file.');
-    expect((await runtime.inspect()).instances.map((i) => i.officePid).sort()).toEqual(pids);
+    expect((await runtime.inspect()).instances.map((i) => i.officePid).sort(), logged.join('\n')).toEqual(pids);
     rmSync(corrupt);
     rmSync(text);
   });
