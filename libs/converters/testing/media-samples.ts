@@ -40,14 +40,24 @@ const AUDIO_ENCODERS: Record<string, string[]> = {
 
 const ffmpeg = (args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
 const tone = (seconds: number) => ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`];
-const picture = (seconds: number, size = '160x120') => ['-f', 'lavfi', '-i', `testsrc=size=${size}:rate=25:duration=${seconds}`];
+/**
+ * What a sample video shows: ffmpeg's test pattern (colour bars, a counter: detail a codec must keep), or moving colour
+ * gradients (smooth, as filmed pictures are, so that a still's pixels can be compared with the source's).
+ */
+export type VideoScene = 'test pattern' | 'gradients';
+const SCENES: Record<VideoScene, (options: string) => string> = {
+  'test pattern': (options) => `testsrc=${options}`,
+  // Its frames are RGBA, which some encoders (VP8) do not take.
+  gradients: (options) => `gradients=${options},format=yuv420p`,
+};
+const picture = (seconds: number, size: string, scene: VideoScene) => ['-f', 'lavfi', '-i', SCENES[scene](`size=${size}:rate=25:duration=${seconds}`)];
 
 /** A video sample of `format` (video and a sound track unless `silent`) at `path`. */
-export function writeVideoSample(format: string, path: string, { seconds = 1, silent = false, size = '160x120' } = {}): string {
+export function writeVideoSample(format: string, path: string, { seconds = 1, silent = false, size = '160x120', scene = 'test pattern' as VideoScene } = {}): string {
   const encoder = VIDEO_ENCODERS[format];
   if (!encoder) throw new Error(`no video sample for ${format}`);
   const encoding = silent ? encoder.filter((arg, i, all) => !(arg.startsWith('-c:a') || all[i - 1]?.startsWith('-c:a') || arg === '-ar' || all[i - 1] === '-ar')) : encoder;
-  ffmpeg([...picture(seconds, size), ...(silent ? ['-an'] : [...tone(seconds), '-shortest']), ...encoding, path]);
+  ffmpeg([...picture(seconds, size, scene), ...(silent ? ['-an'] : [...tone(seconds), '-shortest']), ...encoding, path]);
   return path;
 }
 
@@ -90,9 +100,9 @@ export const AUDIO_SAMPLE_FORMATS = [...Object.keys(AUDIO_ENCODERS), 'amr'];
  * One sample of every media format (video, audio, subtitles) in `dir`, by format id, `seconds` long (a codec's fixed
  * delay, up to a tenth of a second, is a tenth of a one-second sample's length).
  */
-export function writeMediaSamples(dir: string, { seconds = 1 } = {}): Map<string, string> {
+export function writeMediaSamples(dir: string, { seconds = 1, scene = 'test pattern' as VideoScene } = {}): Map<string, string> {
   const samples = new Map<string, string>();
-  for (const format of VIDEO_SAMPLE_FORMATS) samples.set(format, writeVideoSample(format, join(dir, `clip.${format}`), { seconds }));
+  for (const format of VIDEO_SAMPLE_FORMATS) samples.set(format, writeVideoSample(format, join(dir, `clip.${format}`), { seconds, scene }));
   for (const format of AUDIO_SAMPLE_FORMATS) samples.set(format, writeAudioSample(format, join(dir, `tone.${format}`), { seconds }));
   for (const [format, text] of Object.entries(SUBTITLE_SAMPLES)) {
     const path = join(dir, `captions.${format}`);

@@ -47,6 +47,17 @@ export function decodePixels(path: string): Pixels {
   }
 }
 
+/** The frame of a video `seconds` in, as ffmpeg decodes it (seeking by decoding, frame-exact). */
+export function videoFrame(path: string, seconds: number): Pixels {
+  const dir = mkdtempSync(join(tmpdir(), 'fileshift-frame-'));
+  try {
+    execFileSync('ffmpeg', ['-v', 'error', '-i', path, '-ss', seconds.toFixed(3), '-frames:v', '1', '-c:v', 'png', join(dir, 'frame.png')]);
+    return decodePixels(join(dir, 'frame.png'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The picture laid on white, as 8-bit RGB: what a viewer shows of its transparent parts. */
 export function onWhite({ rgba }: Pixels): Uint8Array {
   const rgb = new Uint8Array((rgba.length / 4) * 3);
