@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { SAMPLE_HEADING } from './office-samples.js';
+import { SAMPLE_CELLS, SAMPLE_HEADING } from './office-samples.js';
 
 // E-book samples and checks. FB2 and MOBI are written here by hand (no converter made them); AZW3 (KF8) is
 // too large a format to write by hand, so calibre makes it from the hand-written EPUB, outside the engine.
@@ -26,10 +26,11 @@ const NONE = 0xffffffff;
 
 /**
  * A Mobipocket 6 book written by hand: a PalmDB of record 0 (PalmDOC header, MOBI header, full name) and
- * uncompressed text records of HTML, as the format's documentation describes it.
+ * uncompressed text records of HTML (a heading, paragraphs, a 2×2 table), as the format's documentation describes it.
  */
 export function sampleMobi(heading = SAMPLE_HEADING): Buffer {
-  const html = Buffer.from(`<html><head><guide></guide></head><body><h1>${escapeXml(heading)}</h1><p>A paragraph with <i>emphasis</i>.</p><p>Another paragraph.</p></body></html>`);
+  const table = `<table><tr><td>${SAMPLE_CELLS[0]}</td><td>${SAMPLE_CELLS[1]}</td></tr><tr><td>1</td><td>2</td></tr></table>`;
+  const html = Buffer.from(`<html><head><guide></guide></head><body><h1>${escapeXml(heading)}</h1><p>A paragraph with <i>emphasis</i>.</p><p>Another paragraph.</p>${table}</body></html>`);
   const textRecords: Buffer[] = [];
   for (let offset = 0; offset < html.length; offset += TEXT_RECORD_BYTES) textRecords.push(html.subarray(offset, offset + TEXT_RECORD_BYTES));
   const title = Buffer.from(heading);

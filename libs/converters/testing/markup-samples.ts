@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { zipEntries, zipText } from './document-checks.js';
-import { SAMPLE_HEADING } from './office-samples.js';
+import { SAMPLE_CELLS, SAMPLE_HEADING } from './office-samples.js';
 import { zip } from './zip-writer.js';
 
 // Markup samples as people write them by hand (no converter wrote these), each with SAMPLE_HEADING as its
@@ -27,9 +27,9 @@ export const MARKUP_SAMPLES: Record<string, string> = {
   ),
 };
 
-/** A minimal EPUB 3 (mimetype stored first, container, package document, navigation, one chapter), written by hand. */
+/** A minimal EPUB 3 (mimetype stored first, container, package document, navigation, one chapter with a 2×2 table), written by hand. */
 export function sampleEpub(): Buffer {
-  const chapter = `<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>${SAMPLE_HEADING}</title></head><body><h1>${SAMPLE_HEADING}</h1><p>A paragraph with <em>emphasis</em>.</p><ul><li>one</li><li>two</li></ul></body></html>`;
+  const chapter = `<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>${SAMPLE_HEADING}</title></head><body><h1>${SAMPLE_HEADING}</h1><p>A paragraph with <em>emphasis</em>.</p><ul><li>one</li><li>two</li></ul><table><tr><td>${SAMPLE_CELLS[0]}</td><td>${SAMPLE_CELLS[1]}</td></tr><tr><td>1</td><td>2</td></tr></table></body></html>`;
   const nav = `<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Contents</title></head><body><nav epub:type="toc"><ol><li><a href="chapter.xhtml">${SAMPLE_HEADING}</a></li></ol></nav></body></html>`;
   const opf =
     `<?xml version="1.0" encoding="UTF-8"?>\n<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">` +

@@ -7,8 +7,16 @@ export const EBOOK_FORMATS = ['epub', 'mobi', 'azw3', 'fb2'] as const;
  */
 export const CALIBRE_DOCUMENT_INPUTS = ['docx'] as const;
 
-/** What each target gets beyond its recommendation: calibre's FB2 writer puts each table cell in a paragraph of its own. */
-const targetAttributes = (to: string, recommended: boolean): Omit<EnginePair, 'from' | 'to'> => ({ recommended, ...(to === 'fb2' ? { losses: ['table-layout'] } : {}) });
+/**
+ * What each target gets beyond its recommendation. calibre's FB2 writer puts each table cell in a paragraph of its own.
+ * Its DOCX has tables without a column grid, whose columns LibreOffice collapses (a PDF lost a column): that DOCX is for
+ * the caller, and an e-book reaches LibreOffice through EPUB and pandoc's ODT instead.
+ */
+const targetAttributes = (to: string, recommended: boolean): Omit<EnginePair, 'from' | 'to'> => ({
+  recommended,
+  ...(to === 'fb2' ? { losses: ['table-layout'] } : {}),
+  ...(to === 'docx' ? { lastStepOnly: true } : {}),
+});
 
 /**
  * E-books through calibre's `ebook-convert`: EPUB, MOBI, AZW3 and FB2 to each other and to DOCX, and DOCX to
