@@ -58,9 +58,9 @@ export function contentLosses(source: string, target: string): ContentLoss[] {
   const to = getFormat(target);
   if (!from || !to) return [];
   const losses: ContentLoss[] = [];
-  const picture = (category: string) => category === 'image';
   if (LOSSY_CODECS.has(to.id)) losses.push('lossy-compression');
-  if (picture(from.category) && picture(to.category)) {
+  // A video's still or GIF is a picture made from its frames.
+  if ((from.category === 'image' || from.category === 'video') && to.category === 'image') {
     if (HOLDS_TRANSPARENCY.has(from.id) && !HOLDS_TRANSPARENCY.has(to.id)) losses.push('transparency');
     if (GREY_LEVELS_ONLY.has(to.id) && !GREY_LEVELS_ONLY.has(from.id) && !ONE_BIT.has(from.id)) losses.push('grey-levels');
     if (ONE_BIT.has(to.id) && !ONE_BIT.has(from.id)) losses.push('one-bit');

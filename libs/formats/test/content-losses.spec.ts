@@ -34,7 +34,8 @@ describe('content losses: what a pair cannot carry over, by the nature of its tw
 
   it('video: a still, a GIF without sound, the sound without the picture; subtitles without their styles', () => {
     expect(contentLosses('mp4', 'png')).toEqual(['still-frame']);
-    expect(contentLosses('mp4', 'gif')).toEqual(['sound']);
+    expect(contentLosses('mp4', 'pgm')).toEqual(['grey-levels', 'still-frame']);
+    expect(contentLosses('mp4', 'gif')).toEqual(['palette', 'sound']);
     expect(contentLosses('mkv', 'flac')).toEqual(['picture']);
     expect(contentLosses('mkv', 'mp3')).toEqual(['lossy-compression', 'picture']);
     expect(contentLosses('ass', 'srt')).toEqual(['cue-styles']);
