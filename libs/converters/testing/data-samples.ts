@@ -34,11 +34,12 @@ print(json.dumps(records))
 
 /**
  * Checks a data output with Python's readers: a list of records holding `marker` as a value, or as a column
- * name (a spreadsheet's first row names the columns).
+ * name (a spreadsheet's first row names the columns). Returns the records read.
  */
-export function expectRecords(path: string, format: string, marker: string): void {
+export function expectRecords(path: string, format: string, marker: string): Array<Record<string, unknown>> {
   const records = JSON.parse(execFileSync('/usr/bin/python3', ['-c', READ_RECORDS, format, path], { encoding: 'utf8' })) as Array<Record<string, unknown>>;
   expect(Array.isArray(records)).toBe(true);
   expect(records.length).toBeGreaterThan(0);
   expect(records.flatMap((record) => [...Object.keys(record), ...Object.values(record).map(String)])).toContain(marker);
+  return records;
 }

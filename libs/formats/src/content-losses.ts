@@ -16,6 +16,7 @@ export const CONTENT_LOSSES = {
   sound: 'The sound track is dropped.',
   picture: 'The picture is dropped: the sound only.',
   'cue-styles': 'Cue fonts, colours and positions are dropped: the words and timings are kept.',
+  'cell-types': 'Every value is text: a number, date or true/false in the spreadsheet is a string in the records.',
 } as const;
 
 export type ContentLoss = keyof typeof CONTENT_LOSSES;
@@ -43,12 +44,15 @@ const HOLDS_TABLES: ReadonlySet<string> = new Set([
   'epub', 'mobi', 'azw3', 'fb2',
   'xlsx', 'xlsm', 'xls', 'ods', 'numbers', 'csv', 'tsv', 'pptx', 'odp',
 ]);
+/** Spreadsheets whose cells have types (a number, a date, a boolean), unlike a CSV's. */
+const TYPED_CELLS: ReadonlySet<string> = new Set(['xlsx', 'xlsm', 'xls', 'ods', 'numbers']);
 const SUBTITLES_WITHOUT_STYLES: ReadonlySet<string> = new Set(['srt', 'vtt']);
 
 /** Whether `source` can hold what `loss` takes away (an engine's loss of tables means nothing for a picture). */
 export function canLose(source: string, loss: ContentLoss): boolean {
   if (loss === 'table-layout') return HOLDS_TABLES.has(source);
   if (loss === 'transparency') return HOLDS_TRANSPARENCY.has(source);
+  if (loss === 'cell-types') return TYPED_CELLS.has(source);
   return true;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTENT_LOSSES, contentLosses } from '../src/index.js';
+import { canLose, CONTENT_LOSSES, contentLosses } from '../src/index.js';
 
 describe('content losses: what a pair cannot carry over, by the nature of its two formats', () => {
   it('a lossless picture to a lossless one that holds as much loses nothing', () => {
@@ -40,6 +40,14 @@ describe('content losses: what a pair cannot carry over, by the nature of its tw
     expect(contentLosses('mkv', 'mp3')).toEqual(['lossy-compression', 'picture']);
     expect(contentLosses('ass', 'srt')).toEqual(['cue-styles']);
     expect(contentLosses('srt', 'ass')).toEqual([]);
+  });
+
+  it('an engine\'s loss is said only where the source holds what it loses', () => {
+    expect(canLose('xlsx', 'cell-types')).toBe(true);
+    expect(canLose('csv', 'cell-types')).toBe(false);
+    expect(canLose('docx', 'table-layout')).toBe(true);
+    expect(canLose('png', 'table-layout')).toBe(false);
+    expect(canLose('jpg', 'transparency')).toBe(false);
   });
 
   it('unknown formats lose nothing that can be named; every loss has a sentence', () => {

@@ -5,6 +5,9 @@ export const DATA_FORMATS = ['csv', 'tsv', 'json', 'ndjson', 'yaml', 'xml'] as c
 /** What it writes: the data formats, and a table as Markdown. */
 export const DATA_WRITES = [...DATA_FORMATS, 'md'] as const;
 const RECOMMENDED = new Set(['csv', 'json', 'xlsx']);
+/** Records that could hold typed values; from a table every value is text (a CSV says nothing of types). */
+const TYPED_RECORDS = new Set(['json', 'ndjson', 'yaml']);
+const TABLES = new Set(['csv', 'tsv']);
 
 /**
  * Data files to each other where the conversion is faithful: a table (csv, tsv) to a list of records (json,
@@ -18,7 +21,10 @@ export const DATA_DESCRIPTOR: EngineDescriptor = {
   description: `data (in process): ${DATA_FORMATS.join(' ')}, each to each where faithful`,
   cost: 1,
   // Markdown of an uploaded data file only: a spreadsheet keeps every sheet on its way through LibreOffice's HTML.
-  pairs: allPairs(DATA_FORMATS, DATA_WRITES, (to) => ({ recommended: RECOMMENDED.has(to), ...(to === 'md' ? { firstStepOnly: true } : {}) })),
+  // A spreadsheet's cell types are lost on its way through a table (only said where the source had them: canLose).
+  pairs: allPairs(DATA_FORMATS, DATA_WRITES, (to) => ({ recommended: RECOMMENDED.has(to), ...(to === 'md' ? { firstStepOnly: true } : {}) })).map((pair) =>
+    TABLES.has(pair.from) && TYPED_RECORDS.has(pair.to) ? { ...pair, losses: ['cell-types'] } : pair,
+  ),
   // Parsed in memory: the input is capped well below the upload limit's worst case.
   limits: { timeoutMs: 60_000, maxOutputBytes: 256 * 1024 * 1024, maxInputBytes: 64 * 1024 * 1024 },
   debianPackages: [],
