@@ -9,12 +9,14 @@ const LEGACY_EXPORTS = {
   xls: { family: 'sheet', filter: 'MS Excel 97' },
   ppt: { family: 'slide', filter: 'MS PowerPoint 97' },
   pptx: { family: 'slide', filter: 'Impress MS PowerPoint 2007 XML' },
+  // Not legacy, but LibreOffice's own: a PDF with its embedded, subset fonts and ligatures, for the PDF engines.
+  pdf: { family: 'text', filter: 'writer_pdf_Export' },
 } as const;
 
 export type LegacyFormat = keyof typeof LEGACY_EXPORTS;
 
 /**
- * Writes doc, xls, ppt (and pptx) samples, which nothing on a Debian machine but LibreOffice writes and nobody
+ * Writes doc, xls, ppt (and pptx, and LibreOffice's own PDF) samples, which nothing on a Debian machine but LibreOffice writes and nobody
  * writes by hand: one LibreOffice instance of its own, apart from any pool under test, exporting each
  * `from` file with a filter the descriptor does not offer. Resolves once the instance is gone.
  */

@@ -8,6 +8,8 @@ import { processesWith, until } from '../../../test/support/processes.js';
 import { convertStep, expectFailure, testContext, leftovers } from '../../../test/support/test-context.js';
 import { ghostscriptEps, ghostscriptPdf, handPdf, img2pdfPdf, photoJpeg, postScript, qpdfEncrypted, qpdfMerged, reportMissingEngine, run } from '../../../testing/pdf-samples.js';
 import { pdfInfo, pdfPages, pdfText } from '../../../testing/document-checks.js';
+import { writeLegacyOfficeSamples } from '../../../testing/legacy-office-samples.js';
+import { docxOfParagraphs } from '../../../testing/office-samples.js';
 
 const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-gs-work-'));
 // The test's files live in the engine's scratch directory, as a job's input does: only it is bound into the sandbox.
@@ -91,6 +93,24 @@ describe('GhostscriptRuntime (Debian packages ghostscript, poppler-utils)', () =
       expect(pdfPages(out)).toBe({ pdf: 2, ps: 3, eps: 1 }[pair.from]);
     }
   });
+
+  it('keeps the text of ligatures: a LibreOffice PDF\'s "fi" and "ffi" still read as letters after a rewrite', async () => {
+    const docx = join(dir, 'ligatures.docx');
+    writeFileSync(docx, docxOfParagraphs([{ text: 'The files define official offices.', font: 'Carlito' }]));
+    // LibreOffice writes in a directory of its own (its sandbox's user takes it over); the test keeps a copy, as an upload.
+    const office = mkdtempSync(join(tmpdir(), 'fileshift-gs-office-'));
+    const pdf = join(dir, 'ligatures.pdf');
+    try {
+      copyFileSync(docx, join(office, 'ligatures.docx'));
+      await writeLegacyOfficeSamples(office, [{ from: join(office, 'ligatures.docx'), to: 'pdf', output: join(office, 'ligatures.pdf') }]);
+      copyFileSync(join(office, 'ligatures.pdf'), pdf);
+    } finally {
+      rmSync(office, { recursive: true, force: true });
+    }
+    expect(pdfText(pdf)).toContain('The files define official offices.');
+    const [out] = (await convertStep(runtime, { inputPath: pdf, from: 'pdf', to: 'pdf' }, dir)) as [string];
+    expect(pdfText(out)).toContain('The files define official offices.');
+  }, 120_000);
 
   it('converts an EPS to a one-page PDF the size of its bounding box, not of a sheet', async () => {
     const [out] = (await convertStep(runtime, { inputPath: ghostscriptEps(dir, 'cropped', 'Fileshift figure'), from: 'eps', to: 'pdf' }, dir, work)) as [string];

@@ -19,6 +19,12 @@ const HEADER_WINDOW_BYTES = 1024;
  * no device or pipe tricks), batch mode, no pause, no prompt; pages keep their orientation.
  */
 const FIXED_ARGS = ['-dSAFER', '-dBATCH', '-dNOPAUSE', '-dNOPROMPT', '-sDEVICE=pdfwrite', '-dAutoRotatePages=/None'];
+/**
+ * A PDF is read by Ghostscript's PostScript-based PDF interpreter, not by 10.00's new one (pdfi): pdfi writes the text
+ * map (ToUnicode) of a ligature byte-swapped, so a LibreOffice PDF's "files" extracts as "昀椀les" and search and copy
+ * break. The legacy interpreter is deprecated but shipped, under the same -dSAFER and sandbox.
+ */
+const PDF_INPUT_ARGS = ['-dNEWPDF=false'];
 
 /**
  * The PDF/A prefix of Ghostscript's PDFA_def.ps, written out here: an sRGB ICC stream as the output intent.
@@ -85,7 +91,7 @@ export class GhostscriptRuntime implements EngineRuntime {
       const info = await this.info.read(inputPath, context, deadline);
       assertPermitted(info, 'rewrite');
       const pages = pagesWithinLimit(options.pages, info.pages, maxPages);
-      if (options.pages) pageArgs = [`-sPageList=${pageListText(pages)}`];
+      pageArgs = [...PDF_INPUT_ARGS, ...(options.pages ? [`-sPageList=${pageListText(pages)}`] : [])];
       pageCount = pages.length;
     } else {
       await assertPostScriptHeader(inputPath);
