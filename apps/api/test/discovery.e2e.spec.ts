@@ -120,12 +120,20 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     const response = await fetch(`${t.baseUrl}/api/x402/v1/formats`);
     expect(response.status).toBe(200);
     expect(response.headers.get('payment-required')).toBeNull();
-    const catalogue = (await response.json()) as { pairs: number; formats: Array<{ id: string; extensions: string[]; targets: Array<{ format: string; options: string[] }> }>; option_schemas: Record<string, object> };
+    const catalogue = (await response.json()) as {
+      pairs: number;
+      formats: Array<{ id: string; extensions: string[]; targets: Array<{ format: string; options: string[]; losses: Array<{ kind: string; description: string }> }> }>;
+      option_schemas: Record<string, object>;
+    };
     const { conversions } = (await (await fetch(`${t.baseUrl}/.well-known/x402.json`)).json()) as { conversions: { pairs: number; from: Record<string, string[]> } };
     expect(catalogue.pairs).toBe(conversions.pairs);
     expect(Object.fromEntries(catalogue.formats.map((format) => [format.id, format.targets.map((target) => target.format)]))).toEqual(conversions.from);
     expect(catalogue.formats.find((format) => format.id === 'png')?.targets.find((target) => target.format === 'webp')?.options).toEqual(['fit', 'height', 'quality', 'width']);
     expect(catalogue.option_schemas.bitrate).toBeDefined();
+    // What a pair loses, said before anyone pays: a PNG made JPEG is compressed with loss and laid on white; made WebP, nothing.
+    const png = catalogue.formats.find((format) => format.id === 'png')!;
+    expect(png.targets.find((target) => target.format === 'jpg')?.losses.map((loss) => loss.kind)).toEqual(['lossy-compression', 'transparency']);
+    expect(png.targets.find((target) => target.format === 'tiff')?.losses).toEqual([]);
     const document = (await (await fetch(`${t.baseUrl}/openapi.json`)).json()) as Record<string, any>;
     expect(document.paths['/api/x402/v1/formats'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/FormatCatalogue' });
   });

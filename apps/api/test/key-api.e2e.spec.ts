@@ -96,10 +96,13 @@ describe('key API (real service, queue, workers and engines)', () => {
     const { graph } = await t.app.get(ConversionCatalogue).current();
     const expected = (id: string) => graph.targetsOf(id).map((target) => getFormat(target)!.extension).sort();
 
-    const image = await json<{ Status: string; extensions: string[] }>(await api.post('list_ext_out', { ext_in: 'png' }));
+    const image = await json<{ Status: string; extensions: string[]; losses: Record<string, string[]> }>(await api.post('list_ext_out', { ext_in: 'png' }));
     expect(image.Status).toBe('OK');
     expect(image.extensions).toEqual(expected('png'));
     expect(image.extensions).toEqual(expect.arrayContaining(['webp', 'jpg', 'avif']));
+    // What each target loses, in sentences; a target that keeps the content is not listed.
+    expect(image.losses.jpg).toEqual([expect.stringMatching(/^Compressed with loss/), expect.stringMatching(/^Transparent areas become white/)]);
+    expect(image.losses.tiff).toBeUndefined();
 
     const byType = await json<{ Status: string; extensions_by_type: Record<string, Record<string, number>>; menu_popular: Array<Record<string, string[]>>; type: string }>(
       await api.post('list_ext_out_by_type', { ext_in: 'jpeg' }),
