@@ -1,4 +1,5 @@
 import { ConversionGraph, ENGINE_DESCRIPTORS } from '@fileshift/converters';
+import { CONTENT_LOSSES } from '@fileshift/formats';
 import { describe, expect, it } from 'vitest';
 import { formatCatalogue } from './format-catalogue.js';
 import { FormatCatalogueSchema } from './format-catalogue.schemas.js';
@@ -12,11 +13,18 @@ describe('formatCatalogue: every source format of a graph, its targets and their
     expect(all.pairs).toBe(graph.sourceFormats().reduce((sum, source) => sum + graph.targetsOf(source).length, 0));
   });
 
-  it('describes a format with its aliases, and each target with its category, rank and options', () => {
+  it('describes a format with its aliases, and each target with its category, rank, options and losses', () => {
     const jpg = all.formats.find((format) => format.id === 'jpg')!;
     expect(jpg.category).toBe('image');
     expect(jpg.extensions).toEqual(expect.arrayContaining(['jpg', 'jpeg']));
-    expect(jpg.targets.find((target) => target.format === 'webp')).toEqual({ format: 'webp', category: 'image', recommended: true, options: ['fit', 'height', 'quality', 'width'] });
+    expect(jpg.targets.find((target) => target.format === 'webp')).toEqual({
+      format: 'webp',
+      category: 'image',
+      recommended: true,
+      options: ['fit', 'height', 'quality', 'width'],
+      losses: [{ kind: 'lossy-compression', description: CONTENT_LOSSES['lossy-compression'] }],
+    });
+    expect(jpg.targets.find((target) => target.format === 'png')?.losses).toEqual([]);
     const pdfTargets = all.formats.find((format) => format.id === 'docx')!.targets.find((target) => target.format === 'pdf');
     expect(pdfTargets).toMatchObject({ category: 'document', options: ['pages', 'pdfa'] });
   });
