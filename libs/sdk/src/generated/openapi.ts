@@ -448,7 +448,7 @@ export interface components {
         };
         ContentLoss: {
             /** @enum {string} */
-            kind: "lossy-compression" | "transparency" | "grey-levels" | "one-bit" | "palette" | "table-layout" | "still-frame" | "sound" | "picture" | "cue-styles";
+            kind: "lossy-compression" | "transparency" | "grey-levels" | "one-bit" | "palette" | "table-layout" | "still-frame" | "sound" | "picture" | "cue-styles" | "cell-types";
             /** @description What the output lacks of the input, in a sentence. */
             description: string;
         };
