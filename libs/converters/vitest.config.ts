@@ -1,3 +1,10 @@
 import { projectTestConfig } from '../../vitest.shared.js';
 
-export default projectTestConfig();
+export default projectTestConfig(
+  {},
+  {
+    // A conversion through each engine and every pair of the matrix: the engines' own behaviour.
+    // The runner, the sandbox, the pools and the Node host stay in every Node's run.
+    engineSuites: ['src/engines/**/*.runtime.spec.ts', 'test/conversion-matrix.spec.ts', 'test/scripts-drawn.spec.ts', 'test/reference-screens.spec.ts'],
+  },
+);
