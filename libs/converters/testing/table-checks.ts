@@ -23,6 +23,12 @@ const ROW_END: Record<string, RegExp> = {
   rtf: /\\row\b/,
 };
 
+/** Formats whose rows are lines: plain text, the text markups, CSV, a notebook's cells, the text pdftotext reads from a PDF. */
+const LINE_FORMATS = ['pdf', 'txt', 'csv', 'md', 'rst', 'org', 'tex', 'adoc', 'ipynb'];
+
+/** The formats whose rows this module reads. */
+export const ROW_READABLE_FORMATS: ReadonlySet<string> = new Set([...Object.keys(ROW_END), ...LINE_FORMATS]);
+
 /** The XML or text of a `format` file in which rows are found. */
 function documentText(path: string, format: string): string {
   if (format === 'pdf') return pdfText(path);
@@ -46,6 +52,7 @@ function sharedStrings(path: string): string[] {
 
 /** The rows of a `format` file: the text between row ends, tags dropped, whitespace collapsed. */
 export function documentRows(path: string, format: string): string[] {
+  if (!ROW_READABLE_FORMATS.has(format)) throw new Error(`table-checks cannot read the rows of ${format}`);
   const text = documentText(path, format);
   const rowEnd = ROW_END[format];
   const rows = rowEnd ? text.split(new RegExp(rowEnd.source, `${rowEnd.flags}g`)) : text.split(/\r?\n/);
