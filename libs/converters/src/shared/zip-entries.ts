@@ -3,6 +3,12 @@ import { inflateRawSync } from 'node:zlib';
 /** Thrown when a package cannot be read (not a ZIP, damaged, encrypted, or past our limits). */
 export class PackageError extends Error {}
 
+/** Pure: the failure a package's refusal is: past our limits, refused for safety, or unreadable. */
+export function packageFailure(error: PackageError): 'file_too_large' | 'security_rejected' | 'unsupported_or_corrupt_input' {
+  if (/expands past|more than \d+ entries/.test(error.message)) return 'file_too_large';
+  return /encrypted|DOCTYPE/.test(error.message) ? 'security_rejected' : 'unsupported_or_corrupt_input';
+}
+
 export interface ZipLimits {
   maxEntries: number;
   /** The most bytes all read entries may inflate to (a bomb stops here, not at the headers' word). */

@@ -1,6 +1,6 @@
 import { ConversionError } from '../../platform/conversion-error.js';
 import type { EngineLimits } from '../../platform/engine-descriptor.js';
-import { parseXml, type XmlElement } from '../office-markdown/office-xml-tree.js';
+import { parseXml, type XmlElement } from '../../shared/xml/office-xml-tree.js';
 import { PackageError, readZipEntries } from '../../shared/zip-entries.js';
 import { decodeXmlReferences } from '../../shared/xml/xml-references.js';
 import { replaceZipEntries } from './zip-rewrite.js';

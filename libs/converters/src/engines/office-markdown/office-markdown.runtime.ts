@@ -3,7 +3,7 @@ import { ConversionError } from '../../platform/conversion-error.js';
 import { OFFICE_MARKDOWN_DESCRIPTOR } from './office-markdown.descriptor.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
 import { slidesToMarkdown } from './slides-markdown.js';
-import { PackageError, readZipEntries } from '../../shared/zip-entries.js';
+import { PackageError, packageFailure, readZipEntries } from '../../shared/zip-entries.js';
 
 /** The parts a presentation's text is in: the presentation, its slides and notes, and their relationships. */
 const PRESENTATION_PARTS = /^ppt\/(presentation\.xml|_rels\/presentation\.xml\.rels|slides\/slide\d+\.xml|slides\/_rels\/slide\d+\.xml\.rels|notesSlides\/notesSlide\d+\.xml)$/;
@@ -31,8 +31,7 @@ export class OfficeMarkdownRuntime implements EngineRuntime {
       markdown = slidesToMarkdown(parts);
     } catch (error) {
       if (!(error instanceof PackageError)) throw error;
-      const failure = /expands past|more than \d+ entries/.test(error.message) ? 'file_too_large' : /encrypted|DOCTYPE/.test(error.message) ? 'security_rejected' : 'unsupported_or_corrupt_input';
-      throw new ConversionError(failure, `The presentation could not be read: ${error.message}.`);
+      throw new ConversionError(packageFailure(error), `The presentation could not be read: ${error.message}.`);
     }
     const outputPath = singleOutput(request.outputDir, 'md');
     await writeFile(outputPath, markdown);

@@ -1,4 +1,4 @@
-import { findAll, first, parseXml, runText, type XmlElement } from './office-xml-tree.js';
+import { findAll, first, parseXml, runText, type XmlElement } from '../../shared/xml/office-xml-tree.js';
 import { PackageError } from '../../shared/zip-entries.js';
 
 const TITLES = new Set(['title', 'ctrTitle']);

@@ -1,6 +1,6 @@
-import { XmlSyntaxError, type XmlSyntaxErrorCode } from '../../shared/xml/xml-syntax-error.js';
-import { parseXmlTree, type XmlElement } from '../../shared/xml/xml-tree.js';
-import { PackageError } from '../../shared/zip-entries.js';
+import { XmlSyntaxError, type XmlSyntaxErrorCode } from './xml-syntax-error.js';
+import { parseXmlTree, type XmlElement } from './xml-tree.js';
+import { PackageError } from '../zip-entries.js';
 
 export type { XmlElement };
 
