@@ -98,6 +98,21 @@ describe('ConversionGraph', () => {
     expect(graph.plan('docx', 'png')!.steps[0]!.engine).toBe('cheap-office');
   });
 
+  it('of two plans that cost the same, takes the one that loses no content (xls → xlsx → json keeps the cell types, → csv → json does not)', () => {
+    const sheets = engine('sheets', 10, [
+      { from: 'xls', to: 'csv' },
+      { from: 'xls', to: 'xlsx' },
+    ]);
+    const records = engine('records', 1, [
+      { from: 'csv', to: 'json', losses: ['cell-types'] },
+      { from: 'xlsx', to: 'json' },
+    ]);
+    const graph = new ConversionGraph([sheets, records]);
+    expect(graph.plan('xls', 'json')?.steps.map((step) => step.to)).toEqual(['xlsx', 'json']);
+    expect(graph.lossesOf('xls', 'json')).toEqual([]);
+    expect(new ConversionGraph([sheets, { ...records, pairs: records.pairs.slice(0, 1) }]).lossesOf('xls', 'json')).toEqual(['cell-types']);
+  });
+
   it('offers a format to itself only as a plan of its own (pdf → pdf: compression)', () => {
     const graph = new ConversionGraph([office, pdfTools]);
     expect(graph.plan('pdf', 'pdf')!.steps.map((s) => s.engine)).toEqual(['pdftools']);

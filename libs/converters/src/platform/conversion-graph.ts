@@ -14,13 +14,13 @@ interface Edge extends PlanStep {
 }
 
 /**
- * Pure: the conversions the given engines make possible. A conversion is a plan of up to three steps
- * (docx → pdf → png); the cheapest plan wins, and where two engines offer one pair the dearer one is the
- * fallback. Only a plan's last step may write several files (one per page), a pair marked first-step-only
- * starts a plan or is not in it, one marked last-step-only ends it or is not in it, and a format is never visited
- * twice. An engine's pair from a format to itself (pdf → pdf: PDF/A, compression) is a plan of its own and never a
- * step of a longer one. A plan never passes through a lossy format (jpg, mp3, gif…): a detour must not lose what
- * its ends can hold, nor add a generation of loss to a lossy source.
+ * Pure: the conversions the given engines make possible. A conversion is a plan of up to three steps (docx → pdf →
+ * png); the cheapest plan wins (of two that cost the same, the one that loses less content), and where two engines
+ * offer one pair the dearer one is the fallback. Only a plan's last step may write several files (one per page), a
+ * pair marked first-step-only starts a plan or is not in it, one marked last-step-only ends it or is not in it, and
+ * a format is never visited twice. An engine's pair from a format to itself (pdf → pdf: PDF/A, compression) is a
+ * plan of its own and never a step of a longer one. A plan never passes through a lossy format (jpg, mp3, gif…): a
+ * detour must not lose what its ends can hold, nor add a generation of loss to a lossy source.
  */
 export class ConversionGraph {
   private readonly edges = new Map<string, Edge[]>();
@@ -84,7 +84,7 @@ export class ConversionGraph {
       }
     };
     walk([], source, new Set([source]));
-    return found.sort((a, b) => a.cost - b.cost || a.steps.length - b.steps.length);
+    return found.sort((a, b) => a.cost - b.cost || lossesOfPlan(a).length - lossesOfPlan(b).length || a.steps.length - b.steps.length);
   }
 
   /** Every format some plan reaches from `from`. */
