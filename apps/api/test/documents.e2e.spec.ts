@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { expectEbook, expectMarkup, ghostscriptPdf, pdfInfo, pdfPages, pdfText, qpdfEncrypted, SAMPLE_HEADING, sampleDocx, sampleFb2, sampleMobi, zipEntries } from '@fileshift/converters/testing';
+import { expectEbook, expectMarkup, ghostscriptPdf, pdfInfo, pdfPages, pdfText, qpdfEncrypted, SAMPLE_CELLS, SAMPLE_HEADING, sampleDocx, sampleFb2, sampleMobi, sampleXlsx, zipEntries } from '@fileshift/converters/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyApiClient } from './support/key-api-client.js';
@@ -56,6 +56,15 @@ describe('documents and PDF (real service, engines and settlement)', () => {
     expect(download.headers.get('content-type')).toBe('application/pdf');
     const pdf = saved('report.pdf', Buffer.from(await download.arrayBuffer()));
     expect(pdfText(pdf)).toContain(SAMPLE_HEADING);
+  });
+
+  it('key API: XLSX → JSON keeps the sheet’s numbers as numbers (read by our own package reader, no CSV between)', async () => {
+    const api = keyApiClient(t.baseUrl);
+    const response = await api.uploadAndConvert(sampleXlsx(), 'sheet.xlsx', 'xlsx', 'json');
+    expect(response.status).toBe(200);
+    const { file } = (await response.json()) as { file: { urls: string[] } };
+    const download = await fetch(`${t.baseUrl}${file.urls[0]}`);
+    expect(await download.json()).toEqual([{ [SAMPLE_CELLS[0]]: 1, [SAMPLE_CELLS[1]]: 2 }]);
   });
 
   it('key API: DOCX → HTML is served as an attachment that a browser would render sandboxed, without scripts', async () => {

@@ -9,6 +9,7 @@ import { nodeHostedRuntime } from '../../../test/support/node-hosted.js';
 import { formatDelimited, parseDelimited } from './delimited-text.js';
 import { formatXmlRecords, parseXmlRecords } from './xml-records.js';
 import { DATA_SAMPLES } from '../../../testing/data-samples.js';
+import { sampleOds, sampleXlsx } from '../../../testing/office-samples.js';
 import { convertStep, expectFailure, testContext } from '../../../test/support/test-context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-data-'));
@@ -89,6 +90,19 @@ describe('convertData (pure): faithful or refused', () => {
 describe('DataFormatsRuntime', () => {
   const runtime = nodeHostedRuntime(DATA_DESCRIPTOR, 'data');
 
+  it('writes the first sheet of an xlsx or ods as records whose numbers stay numbers, in json, JSON Lines and yaml', async () => {
+    const xlsx = join(dir, 'sheet.xlsx');
+    writeFileSync(xlsx, sampleXlsx());
+    const ods = join(dir, 'sheet.ods');
+    writeFileSync(ods, sampleOds());
+    const [json] = (await convertStep(runtime, { inputPath: xlsx, from: 'xlsx', to: 'json' }, dir)) as [string];
+    expect(JSON.parse(readFileSync(json, 'utf8'))).toEqual([{ alpha: 1, beta: 2 }]);
+    const [lines] = (await convertStep(runtime, { inputPath: ods, from: 'ods', to: 'ndjson' }, dir)) as [string];
+    expect(readFileSync(lines, 'utf8')).toBe('{"alpha":1,"beta":2}\n');
+    const [yaml] = (await convertStep(runtime, { inputPath: ods, from: 'ods', to: 'yaml' }, dir)) as [string];
+    expect(readFileSync(yaml, 'utf8')).toBe('- alpha: 1\n  beta: 2\n');
+  });
+
   it('converts a file and answers with the spec failure types', async () => {
     const json = join(dir, 'records.json');
     writeFileSync(json, DATA_SAMPLES.json!);
@@ -107,6 +121,10 @@ describe('DataFormatsRuntime', () => {
     const latin1 = join(dir, 'latin1.csv');
     writeFileSync(latin1, Buffer.from([0x61, 0x0a, 0xe9, 0x0a]));
     expect((await expectFailure(convertStep(runtime, { inputPath: latin1, from: 'csv', to: 'json' }, dir), 'unsupported_or_corrupt_input', dir)).message).toContain('not UTF-8');
+
+    const notSheet = join(dir, 'text.xlsx');
+    writeFileSync(notSheet, 'just text');
+    expect((await expectFailure(convertStep(runtime, { inputPath: notSheet, from: 'xlsx', to: 'json' }, dir), 'unsupported_or_corrupt_input', dir)).message).toContain('not a ZIP');
 
     const big = join(dir, 'big.csv');
     writeFileSync(big, 'a\n' + '1\n'.repeat(1000));
