@@ -5,8 +5,8 @@ export const DATA_FORMATS = ['csv', 'tsv', 'json', 'ndjson', 'yaml', 'xml'] as c
 /** What it writes: the data formats, and a table as Markdown. */
 export const DATA_WRITES = [...DATA_FORMATS, 'md'] as const;
 const RECOMMENDED = new Set(['csv', 'json', 'xlsx']);
-/** Records that could hold typed values; from a table every value is text (a CSV says nothing of types). */
-const TYPED_RECORDS = new Set(['json', 'ndjson', 'yaml']);
+/** Records that hold typed values; from a table every value is text (a CSV says nothing of types). */
+export const TYPED_RECORDS: ReadonlySet<string> = new Set(['json', 'ndjson', 'yaml']);
 const TABLES = new Set(['csv', 'tsv']);
 /** Spreadsheets read by our own code to records of their cells' types (xls and the rest reach it as xlsx). */
 export const SPREADSHEET_SOURCES = ['xlsx', 'ods'] as const;

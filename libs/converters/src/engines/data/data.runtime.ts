@@ -1,7 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { stringify as stringifyYaml, parse as parseYaml } from 'yaml';
 import { ConversionError } from '../../platform/conversion-error.js';
-import { DATA_DESCRIPTOR, DATA_FORMATS, DATA_WRITES, SPREADSHEET_SOURCES } from './data.descriptor.js';
+import { DATA_DESCRIPTOR, DATA_FORMATS, DATA_WRITES, SPREADSHEET_SOURCES, TYPED_RECORDS } from './data.descriptor.js';
 import { DataShapeError, formatDelimited, formatMarkdownTable, parseDelimited, type Table } from './delimited-text.js';
 import { recordsToTable, tableToRecords } from './records.js';
 import { formatXmlRecords, parseXmlRecords } from './xml-records.js';
@@ -10,8 +10,6 @@ import { PackageError, packageFailure } from '../../shared/zip-entries.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
 
 type DataFormat = (typeof DATA_FORMATS)[number];
-/** What a spreadsheet's records are written as: the formats that hold a value's type. */
-const TYPED_TARGETS = new Set<string>(['json', 'ndjson', 'yaml']);
 type DataTarget = (typeof DATA_WRITES)[number];
 /** Formats that hold any data tree: between these the tree goes across whole. */
 const TREES = new Set<DataFormat>(['json', 'yaml']);
@@ -85,7 +83,7 @@ export class DataFormatsRuntime implements EngineRuntime {
   async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
     const from = request.from as DataFormat;
     const to = request.to as DataTarget;
-    if ((SPREADSHEET_SOURCES as readonly string[]).includes(from) && TYPED_TARGETS.has(to)) return this.convertSpreadsheet(request, context);
+    if ((SPREADSHEET_SOURCES as readonly string[]).includes(from) && TYPED_RECORDS.has(to)) return this.convertSpreadsheet(request, context);
     if (!DATA_FORMATS.includes(from)) throw new ConversionError('unsupported_or_corrupt_input', `This engine does not read ${request.from}.`);
     if (!DATA_WRITES.includes(to)) throw new ConversionError('unsupported_output_format', `This engine does not write ${request.to}.`);
     context.signal.throwIfAborted();
