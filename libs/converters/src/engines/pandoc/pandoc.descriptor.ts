@@ -11,7 +11,7 @@ export const PANDOC_READS = ['md', 'html', 'docx', 'epub', 'rst', 'org', 'tex', 
  * sandbox and fails), and unsandboxed it would fetch the images a document names (files of ours, URLs).
  * So pandoc writes odt, and LibreOffice takes odt → docx; epub is written by the ebook engine.
  */
-export const PANDOC_WRITES = ['md', 'html', 'odt', 'rtf', 'rst', 'org', 'tex', 'txt', 'ipynb'] as const;
+export const PANDOC_WRITES = ['md', 'html', 'odt', 'rtf', 'rst', 'org', 'tex', 'txt', 'ipynb', 'fb2'] as const;
 /**
  * Between these LibreOffice converts with the layout intact (tables, styles, page setup); pandoc keeps the
  * structure only. One good path per pair: pandoc is not offered where both ends are office formats.
@@ -27,6 +27,11 @@ const ODT_COST = 5;
  * their way to PDF is ODT, which holds the pictures.
  */
 const PICTURES_INSIDE = new Set(['epub', 'ipynb']);
+/**
+ * FictionBook keeps a table as a table here (calibre's FB2 writes one cell per line). It ends a plan: the
+ * e-book engine reads EPUB, not FB2, on the way to other books.
+ */
+const ENDS_A_PLAN = new Set(['fb2']);
 
 const pairs: EnginePair[] = PANDOC_READS.flatMap((from) =>
   PANDOC_WRITES.filter((to) => to !== from && !(OFFICE.has(from) && OFFICE.has(to))).map((to) => ({
@@ -34,7 +39,7 @@ const pairs: EnginePair[] = PANDOC_READS.flatMap((from) =>
     to,
     recommended: RECOMMENDED.has(to),
     ...(to === 'odt' ? { cost: ODT_COST } : {}),
-    ...(to === 'html' && PICTURES_INSIDE.has(from) ? { lastStepOnly: true } : {}),
+    ...((to === 'html' && PICTURES_INSIDE.has(from)) || ENDS_A_PLAN.has(to) ? { lastStepOnly: true } : {}),
   })),
 );
 

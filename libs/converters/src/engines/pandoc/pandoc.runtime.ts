@@ -35,6 +35,8 @@ const WRITERS: Record<(typeof PANDOC_WRITES)[number], { writer: string; standalo
   txt: { writer: 'plain', standalone: false },
   // Without --standalone: with it, a lone top heading becomes metadata that the notebook drops.
   ipynb: { writer: 'ipynb', standalone: false },
+  // A whole FictionBook always; its pictures are the document's own (under --sandbox nothing is fetched).
+  fb2: { writer: 'fb2', standalone: true },
 };
 
 /** Markup through pandoc (Debian package), always sandboxed, inside the sandboxed runner. */
