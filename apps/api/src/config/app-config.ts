@@ -92,6 +92,7 @@ export const environmentSchema = z.object({
   X402_MAX_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   DEVCHAIN_RPC_URL: url(['http:', 'https:']).optional(),
   X402_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  X402_STATUS_MAX_WAITING: z.coerce.number().int().min(0).default(10_000),
   KEY_API_ANONYMOUS_REQUESTS_PER_MINUTE: count.default(10),
   KEY_API_ANONYMOUS_DAILY_QUOTA: count.default(100),
   KEY_API_ANONYMOUS_MAX_UPLOAD_BYTES: uploadBytes.default(5 * 1024 * 1024),
@@ -159,6 +160,8 @@ export interface AppConfig {
   prices: PriceConfig;
   payments: PaymentConfig;
   x402RateLimitPerMinute: number;
+  /** Requests one API process lets wait for a job's end at once (long-polled statuses and key API converts); past it a status with a wait answers 429. */
+  x402StatusMaxWaiting: number;
   keyApi: KeyApiConfig;
   jobCycle: JobCycleConfig;
   workers: WorkerConfig;
@@ -288,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
         devChainRpcUrl: e.DEVCHAIN_RPC_URL,
       },
       x402RateLimitPerMinute: e.X402_RATE_LIMIT_PER_MINUTE,
+      x402StatusMaxWaiting: e.X402_STATUS_MAX_WAITING,
       keyApi: {
         anonymous: {
           requestsPerMinute: e.KEY_API_ANONYMOUS_REQUESTS_PER_MINUTE,

@@ -62,6 +62,13 @@ export class ConversionJobsRepository {
     return this.jobs.findOneBy({ id });
   }
 
+  /** Of `ids`, those whose job is still to end (queued, processing…): one query for every waiting request. */
+  async unended(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.jobs.createQueryBuilder('job').select('job.id', 'id').where("job.id = ANY(:ids) AND job.status NOT IN ('done', 'failed')", { ids: [...ids] }).getRawMany<{ id: string }>();
+    return new Set(rows.map((row) => row.id));
+  }
+
   findByDedupeKey(origin: ConversionJob['origin'], dedupeKey: string): Promise<ConversionJob | null> {
     return this.jobs.findOneBy({ origin, dedupeKey });
   }

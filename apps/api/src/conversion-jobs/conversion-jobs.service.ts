@@ -73,9 +73,6 @@ export interface StartedConversion {
   created: boolean;
 }
 
-/** Without an announcement (lost, or Redis down) a waiter reads the job again after this long. */
-const FALLBACK_CHECK_MS = 1000;
-
 /**
  * The conversion-jobs core, the one service both APIs start conversions through: it validates and plans once,
  * de-duplicates, takes the charge, records the job, settles and dispatches it; it tells when a job ended, gives its
@@ -186,19 +183,31 @@ export class ConversionJobs {
     return this.removal.remove(job, reason);
   }
 
+  /** How many requests of this process wait for a job's end now. */
+  get waiting(): number {
+    return this.ends.waiting;
+  }
+
   /**
    * The job once it ended (done or failed), as it is after `waitMs` otherwise, or null when it was removed. Wakes
-   * at the worker's announcement (no database polling): each round registers for it first, then reads the job, so an
-   * end in between is not missed; a lost announcement costs at most a second. Returns early when `signal` aborts.
+   * at the worker's announcement (no polling of this job): each round registers for it first, then reads the job, so
+   * an end in between is not missed; a lost announcement costs at most JOB_END_SWEEP_MS. Returns early when `signal`
+   * aborts.
    */
   async waitForEnd(job: ConversionJob, waitMs: number, signal: AbortSignal): Promise<ConversionJob | null> {
     const deadline = Date.now() + waitMs;
     for (let current: ConversionJob | null = job; ; ) {
-      const announced = this.ends.waitForEnd(job.id, Math.min(FALLBACK_CHECK_MS, Math.max(0, deadline - Date.now())), signal);
-      if (!current || current.status === 'done' || current.status === 'failed' || Date.now() >= deadline || signal.aborted) return current;
-      await announced;
-      if (signal.aborted) return current;
-      current = await this.jobs.find(job.id);
+      // Each round's registration ends with the round: a request that returns no longer counts as waiting.
+      const round = new AbortController();
+      const announced = this.ends.waitForEnd(job.id, Math.max(0, deadline - Date.now()), AbortSignal.any([signal, round.signal]));
+      try {
+        if (!current || current.status === 'done' || current.status === 'failed' || Date.now() >= deadline || signal.aborted) return current;
+        await announced;
+        if (signal.aborted) return current;
+        current = await this.jobs.find(job.id);
+      } finally {
+        round.abort();
+      }
     }
   }
 

@@ -7,6 +7,7 @@ import { KeyApiAccess } from './key-api-access.decorator.js';
 import { Caller, type KeyApiCaller } from './key-api-caller.js';
 import { KeyApiConversions } from './key-api-conversions.js';
 import { type KeyApiConvertRequest, KeyApiConvertRequestSchema, type KeyApiConvertResponse, KeyApiConvertResponseSchema } from './key-api.schemas.js';
+import { clientGoneSignal } from '../http-kit/client-gone.js';
 
 @KeyApiAccess()
 @Controller('api/v1')
@@ -37,11 +38,7 @@ export class KeyConvertController {
     @Caller() caller: KeyApiCaller,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<KeyApiConvertResponse> {
-    const clientGone = new AbortController();
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) clientGone.abort();
-    });
-    const { job, record } = await this.conversions.convert(caller, body, clientGone.signal);
+    const { job, record } = await this.conversions.convert(caller, body, clientGoneSignal(reply));
     const count = job.resultCount ?? 1;
     // One name per file: <token>.<ext>, or <token>-<n>.<ext> for each of several (pages, in order).
     const names = count > 1 ? Array.from({ length: count }, (_, i) => `${record.downloadToken}-${i + 1}.${body.ext_out}`) : [`${record.downloadToken}.${body.ext_out}`];

@@ -1,5 +1,5 @@
-import { Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Paid, Payment, type RoutePayment } from '@fileshift/x402-nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config.js';
@@ -20,6 +20,9 @@ import { ResultPurchaseService } from './result-purchase.service.js';
 import { type PurchasedConversionResult, PurchasedConversionResultSchema } from './result.schemas.js';
 import { type Upload, UploadReader } from '../http-kit/upload-reader.js';
 import { PaidConversions } from './paid-conversions.js';
+import { MAX_STATUS_WAIT_SECONDS, statusWait } from './status-wait.js';
+import { clientGoneSignal } from '../http-kit/client-gone.js';
+import { RateLimitError, RateLimitErrorCode } from '../rate-limit/rate-limit.error.js';
 
 @ApiTags('x402')
 @X402Api()
@@ -73,17 +76,43 @@ export class ConvertFileController {
   }
 
   @Get(':job_id/status')
-  @ApiOperation({ operationId: 'getConversionJobStatus', summary: 'Job status (free; the job id is the access key).' })
+  @ApiOperation({
+    operationId: 'getConversionJobStatus',
+    summary: 'Job status (free; the job id is the access key). With wait, answers as soon as the job ends.',
+    description:
+      `With ?wait=N (or the header Prefer: wait=N, RFC 7240) the answer comes as soon as the job ends, or after N seconds (at most ${MAX_STATUS_WAIT_SECONDS}) ` +
+      'with the usual processing shape: a client long-polls instead of sleeping between polls. Without it the status answers at once, and ' +
+      'retry_after_seconds and Retry-After say when to ask again. Each API process lets a bounded number of requests wait at once; past it a ' +
+      'status with a wait answers 429 with Retry-After (poll then, or without wait).',
+  })
   @ApiParam({ name: 'job_id', schema: { type: 'string', pattern: JOB_ID_PATTERN.source } })
+  @ApiQuery({ name: 'wait', required: false, schema: { type: 'integer', minimum: 0, maximum: MAX_STATUS_WAIT_SECONDS }, description: 'Seconds to wait for the job to end before answering; 0 answers at once.' })
+  @ApiHeader({ name: 'Prefer', required: false, description: `wait=N (RFC 7240): as ?wait=N; more than ${MAX_STATUS_WAIT_SECONDS} is taken as ${MAX_STATUS_WAIT_SECONDS}, and the answer says Preference-Applied.` })
   @ApiResponse({
     status: 200,
     description: 'Processing, done or failed.',
     content: { 'application/json': { schema: schemaRef(JobStatusSchema) as never } },
-    headers: POLL_HEADERS as never,
+    headers: { ...POLL_HEADERS, 'Preference-Applied': { description: 'wait=N, the wait applied, when the request said Prefer: wait.', schema: { type: 'string' } } } as never,
   })
   @ApiErrors(400, 404, 410, 429, 500)
-  async status(@Param('job_id') jobId: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<JobStatusBody> {
-    const job = await this.lookup.live(jobId);
+  async status(
+    @Param('job_id') jobId: string,
+    @Query('wait') wait: string | undefined,
+    @Headers('prefer') prefer: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<JobStatusBody> {
+    const asked = statusWait(wait, prefer);
+    let job = await this.lookup.live(jobId);
+    if (asked.seconds > 0 && (job.status === 'queued' || job.status === 'processing')) {
+      if (this.jobs.waiting >= this.config.x402StatusMaxWaiting) {
+        const retryAfter = retryAfterSeconds(job);
+        throw new RateLimitError(RateLimitErrorCode.TooManyRequests, `Too many requests wait for their jobs on this server; poll without wait, or retry after ${retryAfter} s.`, undefined, retryAfter);
+      }
+      // Removed while it was waited for: the lookup answers 410 as it would have.
+      job = (await this.jobs.waitForEnd(job, asked.seconds * 1000, clientGoneSignal(reply))) ?? (await this.lookup.live(jobId));
+    }
+    if (asked.preferred) reply.header('Preference-Applied', `wait=${asked.seconds}`);
     const view = jobStatusView(job, { baseUrl: publicBaseUrl(this.config, request), prices: this.config.prices });
     if ('retry_after_seconds' in view) reply.header('Retry-After', String(view.retry_after_seconds));
     reply.header('Cache-Control', 'no-store');

@@ -2,6 +2,7 @@ import { DomainError } from '../errors/domain-error.js';
 
 export enum JobErrorCode {
   InvalidJobId = 'invalid_job_id',
+  InvalidWait = 'invalid_wait',
   NotFound = 'job_not_found',
   Deleted = 'job_deleted',
   Expired = 'job_expired',

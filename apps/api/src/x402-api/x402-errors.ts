@@ -25,6 +25,7 @@ const X402_ERRORS: Record<X402DomainCode, [status: number, code: string]> = {
   [ConversionStartErrorCode.DedupeKeyReused]: [409, ApiErrorCode.Conflict],
   [ConversionStartErrorCode.DedupeKeyBusy]: [409, ApiErrorCode.Conflict],
   [JobErrorCode.InvalidJobId]: [400, ApiErrorCode.BadRequest],
+  [JobErrorCode.InvalidWait]: [400, ApiErrorCode.BadRequest],
   [JobErrorCode.NotFound]: [404, ApiErrorCode.NotFound],
   [JobErrorCode.Deleted]: [410, ApiErrorCode.Gone],
   [JobErrorCode.Expired]: [410, ApiErrorCode.Gone],

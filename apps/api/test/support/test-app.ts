@@ -11,6 +11,8 @@ import { createTestQueuePrefix, TEST_REDIS_URL } from './test-queue.js';
 export interface TestApp {
   app: NestFastifyApplication;
   config: AppConfig;
+  /** Its environment: another process of the same deployment (a replica, a worker) starts from it. */
+  variables: Record<string, string>;
   baseUrl: string;
   close(): Promise<void>;
 }
@@ -60,6 +62,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   return {
     app,
     config,
+    variables: environment.variables,
     baseUrl: `http://127.0.0.1:${address.port}`,
     async close() {
       await app.close();

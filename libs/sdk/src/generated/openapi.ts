@@ -187,7 +187,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Job status (free; the job id is the access key). */
+        /**
+         * Job status (free; the job id is the access key). With wait, answers as soon as the job ends.
+         * @description With ?wait=N (or the header Prefer: wait=N, RFC 7240) the answer comes as soon as the job ends, or after N seconds (at most 30) with the usual processing shape: a client long-polls instead of sleeping between polls. Without it the status answers at once, and retry_after_seconds and Retry-After say when to ask again. Each API process lets a bounded number of requests wait at once; past it a status with a wait answers 429 with Retry-After (poll then, or without wait).
+         */
         get: operations["getConversionJobStatus"];
         put?: never;
         post?: never;
@@ -1151,8 +1154,14 @@ export interface operations {
     };
     getConversionJobStatus: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Seconds to wait for the job to end before answering; 0 answers at once. */
+                wait?: number;
+            };
+            header?: {
+                /** @description wait=N (RFC 7240): as ?wait=N; more than 30 is taken as 30, and the answer says Preference-Applied. */
+                Prefer?: string;
+            };
             path: {
                 job_id: string;
             };
@@ -1165,6 +1174,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before polling the status again (while queued or processing). */
                     "Retry-After"?: number;
+                    /** @description wait=N, the wait applied, when the request said Prefer: wait. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
