@@ -69,9 +69,13 @@ export function x402Api(context: ClientContext) {
     return { ...withReceipt(unwrap(result, clock.now()), result.response), idempotencyKey };
   }
 
-  /** The job's status (free), with the wait before the next poll: Retry-After (seconds or HTTP date), else retry_after_seconds. */
-  async function getJob(jobId: string, signal?: AbortSignal): Promise<JobStatusWithWait> {
-    const result = await api.GET('/api/x402/v1/convert-file/{job_id}/status', { params: { path: { job_id: jobId } }, signal });
+  /**
+   * The job's status (free), with the wait before the next poll: Retry-After (seconds or HTTP date), else
+   * retry_after_seconds. With `waitSeconds` (at most 30) the service answers as soon as the job ends, or after that long.
+   */
+  async function getJob(jobId: string, signal?: AbortSignal, waitSeconds?: number): Promise<JobStatusWithWait> {
+    const query = waitSeconds ? { wait: waitSeconds } : undefined;
+    const result = await api.GET('/api/x402/v1/convert-file/{job_id}/status', { params: { path: { job_id: jobId }, query }, signal });
     const status = unwrap(result, clock.now());
     const retryAfter = retryAfterSeconds(result.response.headers.get('Retry-After'), clock.now()) ?? ('retry_after_seconds' in status ? status.retry_after_seconds : 1);
     return { ...status, retryAfterSeconds: retryAfter };

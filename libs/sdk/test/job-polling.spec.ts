@@ -24,7 +24,7 @@ const done: StubAnswer = {
   } satisfies JobStatus,
 };
 
-describe('waitForJob polls as the server asks, and keeps its deadline', () => {
+describe('waitForJob long-polls, polls as a server that does not wait asks, and keeps its deadline', () => {
   let stub: Awaited<ReturnType<typeof startStubService>> | undefined;
   afterEach(async () => stub?.close());
 
@@ -34,6 +34,21 @@ describe('waitForJob polls as the server asks, and keeps its deadline', () => {
     const recording = recordingClock();
     return { client: createClient({ baseUrl: stub.baseUrl, clock: recording.clock }), ...recording, statusReads: () => stub!.requests.filter((request) => request.path === STATUS_PATH).length };
   };
+
+  it('long-polls: each read asks the server to wait up to 10 s (never past the deadline), and reads again at once after a wait', async () => {
+    const recording = recordingClock();
+    const answers = inTurn(processing(2), processing(2), done);
+    // A server that waits: each still-running answer comes after the wait asked for.
+    stub = await startStubService((request) => {
+      const answer = answers();
+      if (answer.body && (answer.body as JobStatus).status === 'processing') recording.pass(Number(new URLSearchParams(request.query).get('wait')) * 1000);
+      return answer;
+    });
+    const client = createClient({ baseUrl: stub.baseUrl, clock: recording.clock });
+    expect(await client.waitForJob(JOB_ID, { timeoutMs: 25_000 })).toMatchObject({ status: 'done' });
+    expect(stub.requests.map((request) => request.query)).toEqual(['wait=10', 'wait=10', 'wait=5']);
+    expect(recording.waits).toEqual([]);
+  });
 
   it('waits retry_after_seconds between polls when there is no Retry-After header', async () => {
     const { client, waits, statusReads } = await pollingWith(processing(3), processing(2), done);

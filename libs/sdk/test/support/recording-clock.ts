@@ -18,5 +18,9 @@ export function recordingClock() {
       now += ms;
     },
   };
-  return { clock, waits, now: () => now };
+  /** Time passing outside the client (a server that waits before it answers). */
+  const pass = (ms: number) => {
+    now += ms;
+  };
+  return { clock, waits, now: () => now, pass };
 }

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 export interface StubRequest {
   method: string;
   path: string;
+  /** The query string, without its `?`. */
+  query: string;
   headers: Record<string, string | string[] | undefined>;
 }
 
@@ -22,7 +24,8 @@ export async function startStubService(answer: (request: StubRequest) => StubAns
   const server = createServer((incoming, outgoing) => {
     incoming.resume();
     incoming.on('end', () => {
-      const request = { method: incoming.method ?? 'GET', path: new URL(incoming.url ?? '/', 'http://stub').pathname, headers: incoming.headers };
+      const url = new URL(incoming.url ?? '/', 'http://stub');
+      const request = { method: incoming.method ?? 'GET', path: url.pathname, query: url.search.slice(1), headers: incoming.headers };
       requests.push(request);
       const { status, headers = {}, body } = answer(request);
       outgoing.writeHead(status, { 'content-type': 'application/json', ...headers });
