@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pdfPages, residentMb, sampleDocx } from '@fileshift/converters/testing';
 import { createBenchDatabase } from './support/database.js';
+import { words } from './support/prose.js';
 import { spawnBuiltService, waitUntilConverts } from './support/service.js';
 
 const POOL_SIZE = 2;
@@ -21,12 +22,6 @@ const RESTART_EVERY = 100;
 const ENDURANCE = Number(process.env.BENCH_ENDURANCE_CONVERSIONS ?? 1000);
 
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-bench-documents-'));
-/** Deterministic words of 2 to 9 letters: text that compresses like prose does not (so a DOCX of 10 KB is several pages). */
-function words(count: number, seed: number): string {
-  let state = seed;
-  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  return Array.from({ length: count }, () => Array.from({ length: 2 + Math.floor(next() * 8) }, () => String.fromCharCode(97 + Math.floor(next() * 26))).join('')).join(' ');
-}
 const page = (n: number, wordCount: number) => `Page ${n}. ${words(wordCount, n)}.`;
 /** About 10 KB: a heading, a table and pages of text. */
 const smallDocx = sampleDocx([2, 3, 4].map((n) => page(n, 850)));
