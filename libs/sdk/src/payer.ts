@@ -1,5 +1,5 @@
-import { x402Client } from '@x402/core/client';
-import type { PaymentRequirements } from '@x402/core/types';
+import { x402Client, x402HTTPClient } from '@x402/core/client';
+import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
@@ -69,6 +69,12 @@ export function createPayer(options: PayerOptions): Payer {
   }
   const store = options.spent ?? memoryStore();
   let reserved = 0n;
+  /**
+   * The challenges the service answered this payer with, by method and URL without its query: a later request to
+   * the same resource (the next conversion's job fee, the next detection) is paid on its first try, so its body
+   * crosses the wire once instead of twice.
+   */
+  const challenges = new Map<string, PaymentRequired>();
 
   const clientFor = async (approve: PayerOptions['approve'], refusal: { error?: SpendLimitError }) => {
     let client = registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(options.account) });
@@ -126,7 +132,12 @@ export function createPayer(options: PayerOptions): Payer {
         // A client per call, so a refusal is reported to the call it belongs to.
         const refusal: { error?: SpendLimitError } = {};
         try {
-          return await wrapFetchWithPayment(fetch, await clientFor(approve, refusal))(input, init);
+          const client = await clientFor(approve, refusal);
+          const request = new Request(input, init);
+          const known = challenges.get(resourceKey(request));
+          const remembering = rememberingChallenges(fetch, new x402HTTPClient(client), challenges);
+          if (!known || isPaid(request)) return await wrapFetchWithPayment(remembering, client)(request);
+          return await payingFirst(remembering, client, request, known);
         } catch (error) {
           if (refusal.error) throw refusal.error;
           // Offers only on networks without a signer never reach the policy: the client rejects them first.
@@ -148,6 +159,54 @@ export function createPayer(options: PayerOptions): Payer {
     },
   });
   return payerAsking(options.approve);
+}
+
+/** Which resource a request is for: its method and its URL without the query (read without touching its body). */
+function resourceKey(input: RequestInfo | URL, init?: RequestInit): string {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  return `${method} ${url.origin}${url.pathname}`;
+}
+
+const isPaid = (request: Request) => request.headers.has('PAYMENT-SIGNATURE') || request.headers.has('X-PAYMENT');
+
+/** `fetch` that keeps the challenge of every 402 it is answered with, for the resource it was asked. */
+function rememberingChallenges(fetch: typeof globalThis.fetch, http: x402HTTPClient, challenges: Map<string, PaymentRequired>): typeof globalThis.fetch {
+  return async (input, init) => {
+    const key = resourceKey(input, init);
+    const response = await fetch(input, init);
+    if (response.status === 402) {
+      const challenge = await challengeOf(http, response.clone());
+      if (challenge) challenges.set(key, challenge);
+    }
+    return response;
+  };
+}
+
+async function challengeOf(http: x402HTTPClient, response: Response): Promise<PaymentRequired | undefined> {
+  const body: unknown = await response.json().catch(() => undefined);
+  try {
+    return http.getPaymentRequiredResponse((name) => response.headers.get(name), body);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sends `request` paid on its first try, for a challenge seen before. Requirements that went stale meanwhile (the
+ * prices changed) are answered with a new 402: its challenge is paid once, on one retry; never a third time.
+ */
+async function payingFirst(fetch: typeof globalThis.fetch, client: x402Client, request: Request, known: PaymentRequired): Promise<Response> {
+  const http = new x402HTTPClient(client);
+  const retry = request.clone();
+  const paid = async (sent: Request, challenge: PaymentRequired) => {
+    for (const [name, value] of Object.entries(http.encodePaymentSignatureHeader(await client.createPaymentPayload(challenge)))) sent.headers.set(name, value);
+    return fetch(sent);
+  };
+  const first = await paid(request, known);
+  if (first.status !== 402) return first;
+  const fresh = await challengeOf(http, first.clone());
+  return fresh ? paid(retry, fresh) : first;
 }
 
 function refusalOf(limit: SpendLimitError['limit'], message: string, payment?: PaymentRequest): SpendLimitError {
