@@ -4,6 +4,8 @@
  *  - end to end through the SDK, paid (`convertFile`: job fee, long-polled status, result bought, file downloaded),
  *    beside the same conversion through the key API (upload + convert + download) in interleaved rounds: a 50 KB
  *    WAV → FLAC and a 10 KB DOCX → PDF, p50 of each. Target: the paid path adds at most 250 ms.
+ *  - bytes on the wire of a paid conversion of an 8 MB WAV through the SDK, counted by a TCP proxy, against the
+ *    file's size: the payer's first conversion (it learns the challenge) and a later one. Target: at most 1.05×.
  *  - 1,000 status requests waiting at once (`?wait=30`) on the one API process, for jobs held in a paused queue:
  *    the process's memory, its event-loop delay (p99, from its own /metrics) and the database's transactions per
  *    second, each beside the same process idle; then the queue resumes and every waiting request is answered.
@@ -12,7 +14,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { sampleDocx } from '@fileshift/converters/testing';
 import { createClient, createPayer } from '@fileshift/sdk';
-import { toneWav } from '@fileshift/testing';
+import { countingProxy, toneWav } from '@fileshift/testing';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -26,6 +28,7 @@ import { rssBytes, spawnBuiltService, waitUntilConverts } from './support/servic
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const WAITERS = Number(process.env.WAITERS ?? 1000);
 const ADDED_TARGET_MS = 250;
+const WIRE_TARGET = 1.05;
 const METRICS_TOKEN = 'bench-paid-conversion-metrics';
 const QUEUE_PREFIX = `bench-paid-${process.pid}`;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -69,11 +72,33 @@ try {
     console.log(`  ${label.padEnd(22)} key API (baseline) ${median(key).toFixed(0).padStart(5)} ms   paid through the SDK ${median(paid).toFixed(0).padStart(5)} ms   added ${added.toFixed(0).padStart(4)} ms   target ≤ ${ADDED_TARGET_MS} ms ${added <= ADDED_TARGET_MS ? '✔' : '✘'}`);
   }
 
+  await measureWire(account);
   await measureWaiters(paying);
 } finally {
   await service.stop();
   await chain.stop();
   await database.drop();
+}
+
+/** What a paid conversion of an 8 MB file puts on the wire, through a counting proxy, for a payer's first and a later conversion. */
+async function measureWire(account: ReturnType<typeof privateKeyToAccount>): Promise<void> {
+  const big = Buffer.from(toneWav(520)); // 8.3 MB
+  const proxy = await countingProxy(service.baseUrl);
+  try {
+    const payer = createPayer({ account, allow: [{ network: chain.network, asset: chain.usdcAddress }], maxPerPayment: 50_000n });
+    const client = createClient({ baseUrl: proxy.url, payer });
+    const ratios: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const before = proxy.sent();
+      await client.convertFile({ input: new File([big], 'long.wav'), targetFormat: 'flac' });
+      ratios.push((proxy.sent() - before) / big.length);
+    }
+    const later = Math.max(...ratios.slice(1));
+    console.log(`bytes on the wire of a paid conversion of a ${(big.length / 1024 / 1024).toFixed(1)} MB WAV, as a multiple of the file`);
+    console.log(`  the payer's first conversion ${ratios[0]!.toFixed(3)}×   later ones ${ratios.slice(1).map((r) => r.toFixed(3)).join(', ')}×   target ≤ ${WIRE_TARGET}× ${later <= WIRE_TARGET ? '✔' : '✘'}`);
+  } finally {
+    await proxy.close();
+  }
 }
 
 async function timed(run: () => Promise<void>): Promise<number> {
