@@ -2,7 +2,7 @@ import './openapi-schema-order.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
@@ -10,6 +10,7 @@ import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument } from './discovery/build-openapi-document.js';
 import { OpenApiDocumentStore } from './discovery/openapi-document.store.js';
 import { answerFrameworkError } from './http-kit/answer-framework-error.js';
+import { ClosingFastifyAdapter } from './http-kit/closing-fastify.adapter.js';
 import { apiOfFastifyRequest, matchedRoutePattern } from './http-kit/api-of-request.js';
 import { createClientErrorHandler } from './http-kit/client-error-handler.js';
 import { allowCrossOrigin } from './http-kit/cross-origin.js';
@@ -26,7 +27,7 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Creates and initialises the HTTP application (ROLE api or all) without listening. */
 export async function createHttpApp(config: AppConfig, logger: Logger): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
+  const adapter = new ClosingFastifyAdapter({
     loggerInstance: logger,
     bodyLimit: config.jsonBodyLimitBytes,
     requestIdHeader: false,
@@ -51,6 +52,10 @@ export async function createHttpApp(config: AppConfig, logger: Logger): Promise<
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
+  });
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    if (adapter.closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   const metrics = app.get(ServiceMetrics);
   fastify.addHook('onResponse', (request, reply, done) => {

@@ -99,4 +99,25 @@ describe('status with wait (real settlement, two API replicas, a paused queue re
     expect(preferred.headers.get('preference-applied')).toBe('wait=30');
     expect(await preferred.json()).toMatchObject({ status: 'done' });
   });
+
+  it('a status waiting on an API process that shuts down is answered with what it has, not held to its wait', async () => {
+    const media = paying.app.get(JobService).queueOf(JobName.ConvertMedia);
+    await media.pause();
+    try {
+      const jobId = await startJob();
+      const closing = await createHttpApp(configOf({ ...paying.variables, ROLE: 'api' }), pino({ level: 'silent' }));
+      await closing.listen({ port: 0, host: '127.0.0.1' });
+      const url = `http://127.0.0.1:${(closing.getHttpServer().address() as { port: number }).port}`;
+      const asked = Date.now();
+      const waited = fetch(`${url}/api/x402/v1/convert-file/${jobId}/status?wait=30`);
+      await vi.waitFor(() => expect(closing.get(ConversionJobs).waiting).toBe(1), { timeout: 10_000 });
+      await closing.close();
+      const answer = await waited;
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ job_id: jobId, status: 'queued' });
+      expect(Date.now() - asked).toBeLessThan(25_000);
+    } finally {
+      await media.resume();
+    }
+  });
 });

@@ -192,7 +192,7 @@ export class ConversionJobs {
    * The job once it ended (done or failed), as it is after `waitMs` otherwise, or null when it was removed. Wakes
    * at the worker's announcement (no polling of this job): each round registers for it first, then reads the job, so
    * an end in between is not missed; a lost announcement costs at most JOB_END_SWEEP_MS. Returns early when `signal`
-   * aborts.
+   * aborts or the process shuts down.
    */
   async waitForEnd(job: ConversionJob, waitMs: number, signal: AbortSignal): Promise<ConversionJob | null> {
     const deadline = Date.now() + waitMs;
@@ -201,7 +201,7 @@ export class ConversionJobs {
       const round = new AbortController();
       const announced = this.ends.waitForEnd(job.id, Math.max(0, deadline - Date.now()), AbortSignal.any([signal, round.signal]));
       try {
-        if (!current || current.status === 'done' || current.status === 'failed' || Date.now() >= deadline || signal.aborted) return current;
+        if (!current || current.status === 'done' || current.status === 'failed' || Date.now() >= deadline || signal.aborted || this.ends.closed) return current;
         await announced;
         if (signal.aborted) return current;
         current = await this.jobs.find(job.id);

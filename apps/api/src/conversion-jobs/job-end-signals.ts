@@ -38,6 +38,11 @@ export class JobEndSignals implements OnModuleDestroy {
     return this.count;
   }
 
+  /** The process is shutting down: waiting requests are answered with what they have. */
+  get closed(): boolean {
+    return this.destroyed;
+  }
+
   /** Tells waiting requests that the job ended (best effort). */
   async announce(jobId: string): Promise<void> {
     this.publisher ??= this.connect();
