@@ -162,7 +162,7 @@ export function createPayer(options: PayerOptions): Payer {
 }
 
 /** Which resource a request is for: its method and its URL without the query (read without touching its body). */
-function resourceKey(input: RequestInfo | URL, init?: RequestInit): string {
+function resourceKey(input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit): string {
   const url = new URL(input instanceof Request ? input.url : String(input));
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
   return `${method} ${url.origin}${url.pathname}`;
