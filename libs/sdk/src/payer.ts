@@ -134,10 +134,19 @@ export function createPayer(options: PayerOptions): Payer {
         try {
           const client = await clientFor(approve, refusal);
           const request = new Request(input, init);
-          const known = challenges.get(resourceKey(request));
-          const remembering = rememberingChallenges(fetch, new x402HTTPClient(client), challenges);
-          if (!known || isPaid(request)) return await wrapFetchWithPayment(remembering, client)(request);
-          return await payingFirst(remembering, client, request, known);
+          const http = new x402HTTPClient(client);
+          const remembering = rememberingChallenges(fetch, http, challenges);
+          // Only a request with a body gains from paying first: without one, a 402 costs a round trip and nothing more.
+          const known = request.body && !isPaid(request) ? challenges.get(resourceKey(request)) : undefined;
+          if (known) {
+            const headers = await paymentHeaders(client, http, known).catch(() => undefined);
+            if (headers) return await sendPaidFirst(remembering, client, http, request, headers);
+            // The owner declined: that stands. A limit refused what was seen before: the price may have changed, so
+            // the request asks for the current challenge as any first request does.
+            if (refusal.error?.limit === 'approval') throw refusal.error;
+            refusal.error = undefined;
+          }
+          return await wrapFetchWithPayment(remembering, client)(request);
         } catch (error) {
           if (refusal.error) throw refusal.error;
           // Offers only on networks without a signer never reach the policy: the client rejects them first.
@@ -192,21 +201,25 @@ async function challengeOf(http: x402HTTPClient, response: Response): Promise<Pa
   }
 }
 
+/** The headers of a payment for `challenge`, signed within the payer's limits (its refusal is thrown). */
+async function paymentHeaders(client: x402Client, http: x402HTTPClient, challenge: PaymentRequired): Promise<Record<string, string>> {
+  return http.encodePaymentSignatureHeader(await client.createPaymentPayload(challenge));
+}
+
 /**
  * Sends `request` paid on its first try, for a challenge seen before. Requirements that went stale meanwhile (the
  * prices changed) are answered with a new 402: its challenge is paid once, on one retry; never a third time.
  */
-async function payingFirst(fetch: typeof globalThis.fetch, client: x402Client, request: Request, known: PaymentRequired): Promise<Response> {
-  const http = new x402HTTPClient(client);
+async function sendPaidFirst(fetch: typeof globalThis.fetch, client: x402Client, http: x402HTTPClient, request: Request, headers: Record<string, string>): Promise<Response> {
   const retry = request.clone();
-  const paid = async (sent: Request, challenge: PaymentRequired) => {
-    for (const [name, value] of Object.entries(http.encodePaymentSignatureHeader(await client.createPaymentPayload(challenge)))) sent.headers.set(name, value);
+  const send = (sent: Request, signed: Record<string, string>) => {
+    for (const [name, value] of Object.entries(signed)) sent.headers.set(name, value);
     return fetch(sent);
   };
-  const first = await paid(request, known);
+  const first = await send(request, headers);
   if (first.status !== 402) return first;
   const fresh = await challengeOf(http, first.clone());
-  return fresh ? paid(retry, fresh) : first;
+  return fresh ? send(retry, await paymentHeaders(client, http, fresh)) : first;
 }
 
 function refusalOf(limit: SpendLimitError['limit'], message: string, payment?: PaymentRequest): SpendLimitError {

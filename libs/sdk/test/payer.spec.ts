@@ -24,9 +24,14 @@ function challenging(accepts: ReturnType<typeof offer>[], paid: Array<{ asset: s
       paid.push((JSON.parse(atob(signature)) as { accepted: { asset: string } }).accepted);
       return new Response('{}', { status: 200 });
     }
-    const challenge = { x402Version: 2, resource: { url: 'http://fileshift.test/x', description: '', mimeType: '' }, accepts };
-    return new Response(JSON.stringify(challenge), { status: 402, headers: { 'content-type': 'application/json', 'PAYMENT-REQUIRED': btoa(JSON.stringify(challenge)) } });
+    return challengeAnswer(accepts);
   };
+}
+
+/** A 402 answer with `accepts`, in the body and the PAYMENT-REQUIRED header. */
+function challengeAnswer(accepts: ReturnType<typeof offer>[]): Response {
+  const challenge = { x402Version: 2, resource: { url: 'http://fileshift.test/x', description: '', mimeType: '' }, accepts };
+  return new Response(JSON.stringify(challenge), { status: 402, headers: { 'content-type': 'application/json', 'PAYMENT-REQUIRED': btoa(JSON.stringify(challenge)) } });
 }
 
 describe('createPayer', () => {
@@ -52,6 +57,36 @@ describe('createPayer', () => {
     expect(budget).toMatchObject({ name: 'SpendLimitError', limit: 'budget' });
     expect(signer.signatures()).toBe(0);
     expect(paid).toEqual([]);
+  });
+
+  it('pays a request with a body first from the challenge it saw; one its limits now refuse is asked for again', async () => {
+    let price = '2000';
+    const sent: Array<{ paid?: string }> = [];
+    // A server whose price can change, refusing a payment of another amount with its current challenge.
+    const service: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const signature = request.headers.get('PAYMENT-SIGNATURE');
+      const paid = signature ? (JSON.parse(atob(signature)) as { accepted: { amount: string } }).accepted.amount : undefined;
+      sent.push({ paid });
+      if (paid === price) return new Response('{}', { status: 200 });
+      return challengeAnswer([offer(DEV_USDC, price)]);
+    };
+    const paying = payer().wrap(service);
+    const post = () => paying('http://fileshift.test/convert', { method: 'POST', body: 'the upload' });
+    expect((await post()).status).toBe(200);
+    expect((await post()).status).toBe(200);
+    expect(sent).toEqual([{}, { paid: '2000' }, { paid: '2000' }]);
+    // The price rose past the cap: paid first at the seen price, answered with the current challenge, which is refused.
+    price = '40000';
+    await expect(post()).rejects.toMatchObject({ limit: 'per_payment_cap' });
+    expect(sent.slice(3)).toEqual([{ paid: '2000' }]);
+    // It fell within the limits again: the seen challenge (40000) is refused by the cap, so the request asks for the
+    // current one unpaid, as a first request does, and pays it; the next one is paid first.
+    price = '3000';
+    expect((await post()).status).toBe(200);
+    expect(sent.slice(4)).toEqual([{}, { paid: '3000' }]);
+    expect((await post()).status).toBe(200);
+    expect(sent.slice(6)).toEqual([{ paid: '3000' }]);
   });
 
   it('asks the approval hook and respects a no; withApproval swaps only the hook', async () => {
