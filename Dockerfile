@@ -43,6 +43,10 @@ RUN apt-get update \
       libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno \
       poppler-utils ghostscript img2pdf pandoc imagemagick \
       libarchive-tools calibre chromium \
+      tesseract-ocr ocrmypdf tesseract-ocr-osd \
+      tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-por \
+      tesseract-ocr-nld tesseract-ocr-rus tesseract-ocr-ara tesseract-ocr-hin \
+      tesseract-ocr-chi-sim tesseract-ocr-chi-tra tesseract-ocr-jpn tesseract-ocr-kor \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/var/lib/fileshift ENGINE_SANDBOX=required

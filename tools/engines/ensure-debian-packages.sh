@@ -26,6 +26,12 @@ SERVICE_PACKAGES=(
   calibre       # e-books engine (ebook-convert: epub mobi azw3 fb2 ↔ each other, docx odt → e-books)
   libarchive-tools # bsdtar: the archives engine (zip, 7z, tar, tar.gz, tar.bz2, tar.xz)
   chromium      # HTML engine (warm headless browser: html → pdf png jpg); the SDK's browser test runs one too
+  tesseract-ocr ocrmypdf  # OCR engine: pictures of text → txt md pdf, scanned PDFs → searchable PDF, text, Markdown
+  tesseract-ocr-osd       # … page orientation and script detection (turned pages)
+  # … the languages OCR reads (OCR_LANGUAGES in libs/converters says which code is which)
+  tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-por
+  tesseract-ocr-nld tesseract-ocr-rus tesseract-ocr-ara tesseract-ocr-hin
+  tesseract-ocr-chi-sim tesseract-ocr-chi-tra tesseract-ocr-jpn tesseract-ocr-kor
   # Fonts every document is drawn with (DOCUMENT_FONTS in libs/converters says what each covers; about 150 MB)
   fonts-dejavu-core fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea
   fonts-noto-core fonts-noto-cjk fonts-symbola

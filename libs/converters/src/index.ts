@@ -3,7 +3,7 @@ export { ConversionError, FAILURE_TYPES, type FailureType } from './platform/con
 export { ConversionGraph, MAX_PLAN_STEPS } from './platform/conversion-graph.js';
 export { conversionTablesMarkdown, withConversionTables } from './platform/conversion-tables.js';
 export { type ConversionOptions, describeAllowed, OPTION_NAMES, OPTION_SCHEMAS, type OptionName, type OptionsValidation, selectedPages, validateOptions } from './platform/conversion-options.js';
-export { type ConversionPlan, lossesOfPlan, optionsOfPlan, type PlanStep, stepWeights } from './platform/conversion-plan.js';
+export { type ConversionPlan, engineChoices, lossesOfPlan, optionsOfPlan, plansTaking, type PlanStep, stepWeights } from './platform/conversion-plan.js';
 export { DOCUMENT_FONTS, type DocumentFont } from './platform/document-fonts.js';
 export { allPairs, ENGINE_CLASSES, type EngineClass, type EngineDescriptor, type EngineLimits, type EnginePair } from './platform/engine-descriptor.js';
 export { ARCHIVE_FORMATS, ARCHIVES_DESCRIPTOR, type ArchiveFormat } from './engines/archives/archives.descriptor.js';

@@ -17,6 +17,7 @@ import { IMG2PDF_DESCRIPTOR } from './img2pdf/img2pdf.descriptor.js';
 import { LIBREOFFICE_DESCRIPTOR } from './libreoffice/libreoffice.descriptor.js';
 import type { LibreOfficeRuntimeOptions } from './libreoffice/libreoffice.runtime.js';
 import { OFFICE_MARKDOWN_DESCRIPTOR } from './office-markdown/office-markdown.descriptor.js';
+import { OCR_DESCRIPTOR } from './ocr/ocr.descriptor.js';
 import { PANDOC_DESCRIPTOR } from './pandoc/pandoc.descriptor.js';
 import { POPPLER_DESCRIPTOR } from './poppler/poppler.descriptor.js';
 import { SHARP_DESCRIPTOR } from './sharp/sharp.descriptor.js';
@@ -73,6 +74,7 @@ export const ENGINES: readonly EngineRegistration[] = [
   { descriptor: IMG2PDF_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./img2pdf/img2pdf.runtime.js')).Img2pdfRuntime(runner, undefined, nodeHost) },
   hosted(DATA_DESCRIPTOR, 'data'),
   { descriptor: ARCHIVES_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./archives/archives.runtime.js')).ArchivesRuntime(runner) },
+  { descriptor: OCR_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./ocr/ocr.runtime.js')).OcrRuntime(runner, nodeHost) },
 ];
 
 /** Every engine's descriptor, in the list's order. */

@@ -1,6 +1,7 @@
 import { type ContentLoss, isLossyFormat } from '@fileshift/formats';
-import { type ConversionPlan, lossesOfPlan, type PlanStep } from './conversion-plan.js';
-import type { EngineDescriptor } from './engine-descriptor.js';
+import type { OptionName } from './conversion-options.js';
+import { type ConversionPlan, engineChoices, lossesOfPlan, optionsOfPlan, type PlanStep } from './conversion-plan.js';
+import type { EngineClass, EngineDescriptor } from './engine-descriptor.js';
 
 export const MAX_PLAN_STEPS = 3;
 /** Added per step, so of two plans of equal engine cost the shorter wins. */
@@ -10,6 +11,7 @@ interface Edge extends PlanStep {
   recommended: boolean;
   firstStepOnly: boolean;
   lastStepOnly: boolean;
+  onlyAfter?: EngineClass;
   engineClass: EngineDescriptor['engineClass'];
 }
 
@@ -42,7 +44,9 @@ export class ConversionGraph {
           recommended: Boolean(pair.recommended),
           firstStepOnly: Boolean(pair.firstStepOnly),
           lastStepOnly: Boolean(pair.lastStepOnly),
+          onlyAfter: pair.onlyAfter,
           losses: pair.losses ?? [],
+          chosenBy: pair.chosenBy ?? [],
           engineClass: descriptor.engineClass,
         };
         this.edges.set(from, [...(this.edges.get(from) ?? []), edge]);
@@ -78,7 +82,7 @@ export class ConversionGraph {
     }
     const walk = (path: Edge[], at: string, visited: Set<string>) => {
       for (const edge of this.edgesFrom(at)) {
-        if (edge.to === edge.from || visited.has(edge.to) || (edge.firstStepOnly && path.length > 0)) continue;
+        if (edge.to === edge.from || visited.has(edge.to) || !mayFollow(edge, path)) continue;
         if (edge.to === target) found.push(toPlan([...path, edge]));
         else if (canPassThrough(edge, path.length)) walk([...path, edge], edge.to, new Set([...visited, edge.to]));
       }
@@ -98,14 +102,14 @@ export class ConversionGraph {
   private findTargets(source: string): string[] {
     const reached = new Set<string>();
     for (const edge of this.edgesFrom(source)) if (edge.to === source) reached.add(source);
-    const walk = (at: string, depth: number, visited: Set<string>) => {
+    const walk = (at: string, path: Edge[], visited: Set<string>) => {
       for (const edge of this.edgesFrom(at)) {
-        if (edge.to === edge.from || visited.has(edge.to) || (edge.firstStepOnly && depth > 0)) continue;
+        if (edge.to === edge.from || visited.has(edge.to) || !mayFollow(edge, path)) continue;
         reached.add(edge.to);
-        if (canPassThrough(edge, depth)) walk(edge.to, depth + 1, new Set([...visited, edge.to]));
+        if (canPassThrough(edge, path.length)) walk(edge.to, [...path, edge], new Set([...visited, edge.to]));
       }
     };
-    walk(source, 0, new Set([source]));
+    walk(source, [], new Set([source]));
     return [...reached];
   }
 
@@ -118,6 +122,11 @@ export class ConversionGraph {
     const plan = this.plan(from, to);
     if (!plan) return false;
     return plan.steps.every((step) => this.edgesFrom(step.from).some((edge) => edge.engine === step.engine && edge.to === step.to && edge.recommended));
+  }
+
+  /** The options a caller may ask of a conversion: those of each engine choice (pdf → pdf: Ghostscript's pdfa, OCRmyPDF's ocr). */
+  optionsOf(from: string, to: string): OptionName[] {
+    return [...new Set(engineChoices(this.plans(from, to)).flatMap((plan) => optionsOfPlan(plan)))].sort();
   }
 
   /** What converting `from` to `to` loses, by its cheapest plan (none when there is no plan). */
@@ -135,6 +144,12 @@ export class ConversionGraph {
   }
 }
 
+/** Whether a step may follow the steps before it: a first-step-only pair starts a plan, an only-after pair follows its class. */
+function mayFollow(edge: Edge, before: readonly Edge[]): boolean {
+  if (before.length === 0) return true;
+  return !edge.firstStepOnly && (edge.onlyAfter === undefined || before.every((step) => step.engineClass === edge.onlyAfter));
+}
+
 /** Whether a plan may go on from this step's output: one file meant for another engine, steps left, and not a lossy detour. */
 function canPassThrough(edge: Edge, stepsBefore: number): boolean {
   return !edge.multipleOutputs && !edge.lastStepOnly && stepsBefore + 1 < MAX_PLAN_STEPS && !isLossyFormat(edge.to);
@@ -143,7 +158,7 @@ function canPassThrough(edge: Edge, stepsBefore: number): boolean {
 function toPlan(edges: Edge[]): ConversionPlan {
   const heaviest = edges.reduce((a, b) => (b.cost > a.cost ? b : a));
   return {
-    steps: edges.map(({ engine, from, to, options, multipleOutputs, cost, losses }) => ({ engine, from, to, options, multipleOutputs, cost, losses })),
+    steps: edges.map(({ engine, from, to, options, multipleOutputs, cost, losses, chosenBy }) => ({ engine, from, to, options, multipleOutputs, cost, losses, chosenBy })),
     cost: edges.reduce((sum, edge) => sum + edge.cost + STEP_OVERHEAD, 0),
     engineClass: heaviest.engineClass,
   };

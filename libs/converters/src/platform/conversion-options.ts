@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OCR_LANGUAGE_CODES } from '../engines/ocr/ocr-languages.js';
 
 /**
  * Every option a conversion may carry, with its schema: the one catalogue. Each engine pair says which of
@@ -19,6 +20,12 @@ export const OPTION_SCHEMAS = {
   compress: z.enum(['screen', 'ebook', 'printer', 'prepress']).describe('Re-compress a PDF for this use (screen is smallest).'),
   paper: z.enum(['a4', 'letter', 'legal', 'a3', 'a5']).describe("Paper size of a PDF printed from HTML (default: the page's CSS @page size, else a4)."),
   margin: z.number().int().min(0).max(50).describe('Margin of a PDF printed from HTML, in millimetres on every side, 0..50 (default 10).'),
+  ocr: z.literal(true).describe('true: a searchable PDF, the page images with an invisible text layer read by OCR (pictures, and PDF pages that have no text).'),
+  languages: z
+    .array(z.enum(OCR_LANGUAGE_CODES))
+    .min(1)
+    .max(4)
+    .describe('Languages OCR reads, most used first, as ISO 639 or tesseract codes, e.g. ["de"] or ["ja", "en"] (default: by the script found on the page; English for Latin).'),
 } as const;
 
 export type OptionName = keyof typeof OPTION_SCHEMAS;
@@ -31,14 +38,19 @@ export type OptionsValidation = { ok: true; options: ConversionOptions } | { ok:
 
 /**
  * Pure: checks `raw` (the client's JSON object) against the options `allowed` for a plan. Unknown and
- * inapplicable options are refused, naming the allowed ones; each value against its schema.
+ * inapplicable options are refused, naming the allowed ones (or, where engines offer the conversion with options of
+ * their own, each engine's `choices`); each value against its schema.
  */
-export function validateOptions(raw: unknown, allowed: readonly OptionName[]): OptionsValidation {
+export function validateOptions(raw: unknown, allowed: readonly OptionName[], choices?: ReadonlyArray<readonly OptionName[]>): OptionsValidation {
   if (raw === undefined || raw === null) return { ok: true, options: {} };
   if (typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, problems: [{ option: '(options)', message: 'must be a JSON object' }] };
   const problems: Array<{ option: string; message: string }> = [];
   const options: Record<string, unknown> = {};
-  const allowedText = allowed.length > 0 ? `this conversion takes ${allowed.join(', ')}` : 'this conversion takes no options';
+  const allowedText = choices
+    ? `this conversion takes ${choices.map((names) => (names.length > 0 ? names.join(', ') : 'no options')).join('; or ')} (not mixed: each set is another engine's)`
+    : allowed.length > 0
+      ? `this conversion takes ${allowed.join(', ')}`
+      : 'this conversion takes no options';
   for (const [name, value] of Object.entries(raw)) {
     if (!(allowed as readonly string[]).includes(name)) {
       problems.push({ option: name, message: `${Object.hasOwn(OPTION_SCHEMAS, name) ? 'does not apply here' : 'is not an option'}; ${allowedText}` });
@@ -56,6 +68,8 @@ export function describeAllowed(name: OptionName): string {
   const schema = OPTION_SCHEMAS[name] as z.ZodType;
   if (schema instanceof z.ZodEnum) return `one of ${(schema.options as string[]).join(', ')}`;
   if (schema instanceof z.ZodNumber) return `an integer from ${schema.minValue} to ${schema.maxValue}`;
+  if (schema instanceof z.ZodLiteral) return `only ${JSON.stringify(schema.value)}`;
+  if (schema instanceof z.ZodArray) return `a list of 1 to 4 of ${(schema.element as z.ZodEnum).options.join(', ')}`;
   return 'pages such as "1-3,5"';
 }
 

@@ -12,6 +12,8 @@ export interface PlanStep {
   cost: number;
   /** What this engine loses on this pair beyond what the formats imply (see EnginePair.losses). */
   losses: readonly ContentLoss[];
+  /** Options that choose a plan ending in this step over a cheaper one (see EnginePair.chosenBy). */
+  chosenBy: readonly OptionName[];
 }
 
 /** How a conversion runs: up to three steps, the queue (engine class) it waits in, its cost. */
@@ -24,6 +26,35 @@ export interface ConversionPlan {
 /** Every option some step of the plan honours. */
 export function optionsOfPlan(plan: ConversionPlan): OptionName[] {
   return [...new Set(plan.steps.flatMap((step) => step.options))];
+}
+
+/**
+ * Pure: of plans cheapest first, the choices a caller picks between with options: the cheapest, and the first plan of
+ * each other engine whose last step options choose (pdf → pdf: Ghostscript's, or OCRmyPDF's with `ocr`). The other
+ * plans are fallbacks.
+ */
+export function engineChoices(plans: readonly ConversionPlan[]): ConversionPlan[] {
+  const seen = new Set<string>();
+  return plans.filter((plan, index) => {
+    const last = plan.steps.at(-1)!;
+    if (seen.has(last.engine) || (index > 0 && last.chosenBy.length === 0)) return false;
+    seen.add(last.engine);
+    return true;
+  });
+}
+
+/**
+ * Pure: the plans for options asked by name — the cheapest plan when it honours them all, else the first other choice
+ * (engineChoices) they choose and it honours — with its engine's fallbacks that honour them too, cheapest first; empty
+ * when no choice does.
+ */
+export function plansTaking(plans: readonly ConversionPlan[], asked: readonly string[]): ConversionPlan[] {
+  const takes = (plan: ConversionPlan) => asked.every((name) => (optionsOfPlan(plan) as string[]).includes(name));
+  const chosen = (plan: ConversionPlan, index: number) => index === 0 || asked.some((name) => (plan.steps.at(-1)!.chosenBy as string[]).includes(name));
+  const choice = engineChoices(plans).find((plan, index) => takes(plan) && chosen(plan, index));
+  if (!choice) return [];
+  const engine = choice.steps.at(-1)!.engine;
+  return plans.filter((plan) => plan.steps.at(-1)!.engine === engine && takes(plan));
 }
 
 /**

@@ -14,6 +14,11 @@ export interface EnginePair {
   recommended?: boolean;
   /** The options this pair honours (see conversion-options.ts). */
   options?: readonly OptionName[];
+  /**
+   * Options that choose this pair's plan over a cheaper one of another engine (`ocr`: tesseract's searchable PDF
+   * rather than img2pdf's picture). Without them a plan ending in this pair is only a fallback.
+   */
+  chosenBy?: readonly OptionName[];
   /** The pair writes one file per page or frame (e.g. pdf → png); only the last step of a plan may. */
   multipleOutputs?: boolean;
   /** Overrides the engine's cost for this pair. */
@@ -23,6 +28,11 @@ export interface EnginePair {
    * sense; of a PDF just made from a PNG it is empty).
    */
   firstStepOnly?: boolean;
+  /**
+   * Only first in a plan or after steps of this class's engines (OCR reads a picture an image engine decoded, a HEIC
+   * say, never a frame of a video or a page an office suite drew).
+   */
+  onlyAfter?: EngineClass;
   /**
    * Only as a plan's last step: its output is for the caller, not for another engine (pandoc's HTML of a book names
    * its pictures as files it does not write; a step on would lose them).

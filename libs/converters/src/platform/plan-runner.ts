@@ -4,6 +4,7 @@ import { ConversionError } from './conversion-error.js';
 import type { ConversionOptions } from './conversion-options.js';
 import { type ConversionPlan, stepWeights } from './conversion-plan.js';
 import type { EngineRuntime } from './engine-runtime.js';
+import { assertHoldsText } from './text-output.check.js';
 
 export interface PlanRun {
   /** The candidates, cheapest first (the job's recorded plan, then the fallbacks). */
@@ -92,5 +93,6 @@ async function runSteps(plan: ConversionPlan, run: PlanRun, runtimes: ReadonlyMa
       input = files[0]!;
     }
   }
+  await assertHoldsText(plan.steps.at(-1)!.to, files);
   return files;
 }

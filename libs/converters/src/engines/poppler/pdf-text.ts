@@ -1,9 +1,12 @@
 import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { writeCappedText } from '../../platform/capped-text.output.js';
 import { ConversionError } from '../../platform/conversion-error.js';
 import type { EngineLimits } from '../../platform/engine-descriptor.js';
 import { singleOutput } from '../../platform/engine-runtime.js';
+import type { OcrPages } from '../../platform/node-host/node-host.protocol.js';
+import { ocrPages } from '../ocr/tesseract-layout.js';
 import { DocumentProfiler } from './pdf-markdown/document-profile.js';
 import { PdfMarkdownComposer } from './pdf-markdown/pdf-markdown.composer.js';
 import type { PdfPage } from './pdf-markdown/pdf-page.js';
@@ -16,7 +19,9 @@ import { HTML_DOCUMENT_END, htmlDocumentStart, PdftohtmlSanitizer } from './pdft
  * reading order), or HTML rebuilt line by line by the sanitizer. The PDF's text is the sender's: our readers of it
  * run here, not in the worker. The output's path.
  */
-export async function pdfText(to: 'md' | 'html', parts: readonly string[], title: string | undefined, outputDir: string, limits: EngineLimits): Promise<string> {
+export async function pdfText(to: 'md' | 'html', inputs: readonly string[], title: string | undefined, outputDir: string, limits: EngineLimits, ocr?: OcrPages): Promise<string> {
+  const parts = inputs.slice(0, inputs.length - (ocr?.tsvFiles.length ?? 0));
+  const scanned = ocr ? await scannedPages(inputs.slice(parts.length), ocr) : new Map<number, PdfPage>();
   const outputPath = singleOutput(outputDir, to);
   await writeCappedText(outputPath, limits.maxOutputBytes, async (output) => {
     if (to === 'html') {
@@ -34,17 +39,31 @@ export async function pdfText(to: 'md' | 'html', parts: readonly string[], title
     }
     // Two passes over the XML, a page at a time: the first learns the body size, headings and running headers.
     const profiler = new DocumentProfiler();
-    for (const part of parts) for await (const page of xmlPages(part)) profiler.add(page);
+    for await (const page of documentPages(parts, scanned)) profiler.add(page);
     const composer = new PdfMarkdownComposer(profiler.profile(), title, (chunk) => output.push(chunk));
-    for (const part of parts) {
-      for await (const page of xmlPages(part)) {
-        composer.page(page);
-        await output.flush();
-      }
+    for await (const page of documentPages(parts, scanned)) {
+      composer.page(page);
+      await output.flush();
     }
     composer.end();
   });
   return outputPath;
+}
+
+/** The document's pages in order: pdftohtml's, a scanned page's OCR in place of its own (empty) page; OCR alone for pictures. */
+async function* documentPages(parts: readonly string[], scanned: ReadonlyMap<number, PdfPage>): AsyncGenerator<PdfPage> {
+  if (parts.length === 0) yield* [...scanned.values()].sort((a, b) => a.number - b.number);
+  for (const part of parts) for await (const page of xmlPages(part)) yield scanned.get(page.number) ?? page;
+}
+
+/** The pages of tesseract's TSV files, by page number. */
+async function scannedPages(tsvFiles: readonly string[], ocr: OcrPages): Promise<Map<number, PdfPage>> {
+  const pages = new Map<number, PdfPage>();
+  for (const [index, file] of tsvFiles.entries()) {
+    const { first, scale } = ocr.tsvFiles[index]!;
+    for (const page of ocrPages(await readFile(file, 'utf8'), first, scale)) pages.set(page.number, page);
+  }
+  return pages;
 }
 
 /** The pages of one pdftohtml XML file, read line by line; XML that is not pdftohtml's fails the step. */

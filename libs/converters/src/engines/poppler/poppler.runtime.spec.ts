@@ -55,7 +55,7 @@ describe('PopplerRuntime (Debian package poppler-utils)', () => {
   });
 
   it('names the Debian package when a binary is missing', async () => {
-    const missing = new PopplerRuntime(undefined, { pdfinfo: 'pdfinfo', pdftoppm: 'pdftoppm-not-installed', pdftotext: 'pdftotext', pdftohtml: 'pdftohtml' });
+    const missing = new PopplerRuntime(undefined, { pdfinfo: 'pdfinfo', pdftoppm: 'pdftoppm-not-installed', pdftotext: 'pdftotext', pdftohtml: 'pdftohtml', tesseract: 'tesseract' });
     const probe = await missing.probe();
     expect(probe.available).toBe(false);
     expect(probe.problem).toContain('pdftoppm-not-installed');

@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { mkdtemp, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConversionError } from '../../platform/conversion-error.js';
 import { POPPLER_DESCRIPTOR } from './poppler.descriptor.js';
@@ -7,6 +6,8 @@ import { sampleDirectory, watchDirectory } from '../../platform/directory-size.w
 import { probeVersions, throwIfEngineMissing } from '../../platform/engine-probe.js';
 import { type EngineAvailability, type EngineRuntime, pageOutput, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
 import { pageRaster } from './page-raster.js';
+import { appendWithPages, textlessPages } from './scanned-pages.js';
+import { PdfPageOcr } from '../ocr/pdf-page-ocr.js';
 import { assertPermitted, type PdfInfo, PdfInfoReader } from '../../shared/pdf/pdf-info.reader.js';
 import { pageRanges, pagesWithinLimit } from '../../shared/pdf/pdf-page-selection.js';
 import { NodeHostPool } from '../../platform/node-host/node-host.pool.js';
@@ -24,9 +25,11 @@ export interface PopplerCommands {
   pdftoppm: string;
   pdftotext: string;
   pdftohtml: string;
+  /** Reads the pages that have no text (the OCR engine's). */
+  tesseract: string;
 }
 
-const DEBIAN_COMMANDS: PopplerCommands = { pdfinfo: 'pdfinfo', pdftoppm: 'pdftoppm', pdftotext: 'pdftotext', pdftohtml: 'pdftohtml' };
+const DEBIAN_COMMANDS: PopplerCommands = { pdfinfo: 'pdfinfo', pdftoppm: 'pdftoppm', pdftotext: 'pdftotext', pdftohtml: 'pdftohtml', tesseract: 'tesseract' };
 
 /** What every conversion of one step shares. */
 interface Job {
@@ -48,6 +51,8 @@ interface Job {
 export class PopplerRuntime implements EngineRuntime {
   readonly descriptor = POPPLER_DESCRIPTOR;
   private readonly info: PdfInfoReader;
+  /** Reads the pages that have no text (scans) for the text and the Markdown. */
+  private readonly ocr: PdfPageOcr;
   /** Where what pdftohtml writes is rewritten as Markdown or HTML. */
   private readonly host: NodeHostPool;
   private ownHost?: NodeHostPool;
@@ -63,6 +68,7 @@ export class PopplerRuntime implements EngineRuntime {
     // The worker's sandbox, with this engine's limits and socket policy.
     this.runner = runner.forEngine(POPPLER_DESCRIPTOR);
     this.info = new PdfInfoReader(this.runner, commands.pdfinfo);
+    this.ocr = new PdfPageOcr(runner, this.info, commands.pdftoppm, commands.tesseract);
   }
 
   /** Stops the Node host it made itself (none was given). */
@@ -178,31 +184,53 @@ export class PopplerRuntime implements EngineRuntime {
   }
 
   /**
-   * pdftotext -layout, one run per range of consecutive pages, appended in order into one UTF-8 file;
-   * each page ends with a form feed, as pdftotext writes it.
+   * pdftotext -layout, one run per range of consecutive pages, appended in order into one UTF-8 file; each page ends
+   * with a form feed, as pdftotext writes it. A page without text (a scan) is read by OCR in its place.
    */
   private async text(job: Job): Promise<StepOutcome> {
     const outputPath = singleOutput(job.outputDir, 'txt');
     await this.inTempDir(job, 'poppler-text-', async (tempDir) => {
       await writeFile(outputPath, '');
-      let done = 0;
-      for (const [first, last] of pageRanges(job.pages)) {
-        const part = join(tempDir, 'part.txt');
-        const written = (await stat(outputPath)).size;
-        await this.runOrFail(job, this.commands.pdftotext, ['-layout', '-enc', 'UTF-8', '-f', String(first), '-l', String(last), job.inputPath, part], {
-          outputPath: part,
-          maxOutputBytes: job.context.limits.maxOutputBytes - written,
-        });
-        await appendStream(part, outputPath);
-        await rm(part, { force: true });
-        done += last - first + 1;
-        job.context.onProgress?.(Math.min(99, Math.floor((done / job.pages.length) * 100)));
+      const parts = await this.plainText(job, tempDir, ['-layout'], 50);
+      const scanned = await this.readScans(job, parts, 'txt', tempDir);
+      const replacements = new Map(await Promise.all(scanned.map(async ({ page, path }) => [page, await readFile(path, 'utf8')] as const)));
+      let written = 0;
+      for (const { path, first } of parts) {
+        await appendWithPages(path, outputPath, first, replacements);
+        written = (await stat(outputPath)).size;
+        if (written > job.context.limits.maxOutputBytes) throw outputTooLarge(job.context.limits.maxOutputBytes);
       }
     }).catch(async (error: unknown) => {
       await rm(outputPath, { force: true });
       throw error;
     });
     return { files: [outputPath] };
+  }
+
+  /** pdftotext of the job's pages, one file per range of consecutive pages, each held to the output cap. */
+  private async plainText(job: Job, tempDir: string, args: string[], progressUpTo: number): Promise<Array<{ path: string; first: number }>> {
+    const parts: Array<{ path: string; first: number }> = [];
+    let done = 0;
+    for (const [index, [first, last]] of pageRanges(job.pages).entries()) {
+      const path = join(tempDir, `text-${index + 1}.txt`);
+      await this.runOrFail(job, this.commands.pdftotext, [...args, '-enc', 'UTF-8', '-f', String(first), '-l', String(last), job.inputPath, path], {
+        outputPath: path,
+        maxOutputBytes: job.context.limits.maxOutputBytes,
+      });
+      parts.push({ path, first });
+      done += last - first + 1;
+      job.context.onProgress?.(Math.min(progressUpTo, Math.floor((done / job.pages.length) * progressUpTo)));
+    }
+    return parts;
+  }
+
+  /** OCR of the pages whose text pdftotext found empty (scans), as text or as tesseract's TSV for the Markdown. */
+  private async readScans(job: Job, parts: ReadonlyArray<{ path: string; first: number }>, output: 'txt' | 'tsv', tempDir: string) {
+    const pages = (await Promise.all(parts.map(({ path, first }) => textlessPages(path, first)))).flat();
+    if (pages.length === 0) return [];
+    return this.ocr.read(job.inputPath, pages, output, job.request.options, job.context, job.deadline, tempDir, (done) =>
+      job.context.onProgress?.(50 + Math.floor((done / pages.length) * 45)),
+    );
   }
 
   /**
@@ -219,14 +247,14 @@ export class PopplerRuntime implements EngineRuntime {
    * to the output cap; our own reader turns it into Markdown (headings, paragraphs, lists, tables, reading order).
    */
   private markdown(job: Job): Promise<StepOutcome> {
-    return this.rewrittenText(job, 'md', ['-xml', '-i', '-enc', 'UTF-8'], { extension: '.xml', progressUpTo: 90, capOverAllParts: true });
+    return this.rewrittenText(job, 'md', ['-xml', '-i', '-enc', 'UTF-8'], { extension: '.xml', progressUpTo: 90, capOverAllParts: true, readScans: true });
   }
 
   /**
    * pdftohtml, one run per range of consecutive pages, then its parts rewritten by our own code (node-host/pdf-text.ts)
    * in a Node host: the PDF's text is the sender's, and no reader of it runs in the worker.
    */
-  private async rewrittenText(job: Job, to: 'md' | 'html', args: string[], part: { extension: string; progressUpTo: number; capOverAllParts: boolean }): Promise<StepOutcome> {
+  private async rewrittenText(job: Job, to: 'md' | 'html', args: string[], part: { extension: string; progressUpTo: number; capOverAllParts: boolean; readScans?: boolean }): Promise<StepOutcome> {
     const cap = job.context.limits.maxOutputBytes;
     let files: string[] = [];
     await this.inTempDir(job, `poppler-${to}-`, async (tempDir) => {
@@ -246,9 +274,11 @@ export class PopplerRuntime implements EngineRuntime {
         written += (await stat(`${base}${part.extension}`)).size;
         parts.push(`${base}${part.extension}`);
       }
+      // Pages without text (scans) read by OCR stand in for pdftohtml's empty ones.
+      const scanned = part.readScans ? await this.readScans(job, await this.plainText(job, tempDir, [], part.progressUpTo), 'tsv', tempDir) : [];
       ({ files } = await this.host.run({
-        task: { kind: 'pdf-text', to, title: job.info.title },
-        inputPaths: parts,
+        task: { kind: 'pdf-text', to, title: job.info.title, ...(scanned.length > 0 ? { ocr: { tsvFiles: scanned.map(({ page, scale }) => ({ first: page, scale })) } } : {}) },
+        inputPaths: [...parts, ...scanned.map(({ path }) => path)],
         outputDir: job.outputDir,
         limits: job.context.limits,
         timeoutMs: job.deadline.remainingMs(),
@@ -285,12 +315,3 @@ export class PopplerRuntime implements EngineRuntime {
 }
 
 const outputTooLarge = (cap: number) => new ConversionError('file_too_large', `The output grew past ${cap} bytes.`);
-
-async function appendStream(from: string, to: string): Promise<void> {
-  const output = await open(to, 'a');
-  try {
-    for await (const chunk of createReadStream(from)) await output.write(chunk as Buffer);
-  } finally {
-    await output.close();
-  }
-}

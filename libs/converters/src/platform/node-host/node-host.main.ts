@@ -7,6 +7,7 @@ import { SharpImageRuntime } from '../../engines/sharp/sharp.runtime.js';
 import type { NodeHostedEngine, HostReply, HostRequest } from './node-host.protocol.js';
 import { imagePages } from '../../engines/img2pdf/image-pages.js';
 import { pdfText } from '../../engines/poppler/pdf-text.js';
+import { ocrPictures } from '../../engines/ocr/ocr-pictures.js';
 import { preparedInput } from './prepared-input.js';
 
 /**
@@ -35,7 +36,11 @@ async function answer(request: HostRequest): Promise<HostReply> {
     const [inputPath = ''] = request.inputPaths;
     const outputDir = request.outputDir!;
     const limits = request.limits!;
-    if (task.kind === 'pdf-text') return { id, ok: true, files: [await pdfText(task.to, request.inputPaths, task.title, outputDir, limits)] };
+    if (task.kind === 'pdf-text') return { id, ok: true, files: [await pdfText(task.to, request.inputPaths, task.title, outputDir, limits, task.ocr)] };
+    if (task.kind === 'ocr-pages') {
+      const { frames, copies } = await ocrPictures(inputPath, outputDir, limits);
+      return { id, ok: true, files: copies, frames };
+    }
     if (task.kind === 'prepare-input') return { id, ok: true, files: await preparedInput(task.engine, task.from, inputPath, outputDir, limits) };
     if (task.kind === 'image-pages') {
       const { frames, copies } = await imagePages(inputPath, outputDir, limits);

@@ -17,7 +17,17 @@ export type HostTask =
   | { kind: 'convert'; engine: NodeHostedEngine; from: string; to: string; options: ConversionOptions }
   | { kind: 'image-pages' }
   | { kind: 'prepare-input'; engine: PreparingEngine; from: string }
-  | { kind: 'pdf-text'; to: 'md' | 'html'; title?: string };
+  | { kind: 'ocr-pages' }
+  | { kind: 'pdf-text'; to: 'md' | 'html'; title?: string; ocr?: OcrPages };
+
+/**
+ * Pages read by OCR, given to `pdf-text` after the pdftohtml parts: the last `tsvFiles.length` inputs are tesseract
+ * TSV files, each numbering its pages from its `first`; such a page stands in for pdftohtml's page of that number.
+ * `scale` maps the TSV's pixels onto pdftohtml's units.
+ */
+export interface OcrPages {
+  tsvFiles: Array<{ first: number; scale: number }>;
+}
 
 /** One request, one JSON line on the host's stdin; paths are inside the host's exchange directory. */
 export interface HostRequest {
