@@ -1,3 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pdfText } from '@fileshift/converters/testing';
 import { DevChain } from '@fileshift/devchain';
 import sharp from 'sharp';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -46,6 +50,18 @@ describe('conversion options (real service, engines and settlement)', () => {
     await chain?.stop();
   });
 
+  /** A picture of printed words (librsvg draws the SVG's text with the installed fonts). */
+  const textPicture = (lines: readonly string[]) =>
+    sharp(
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="1400" height="${80 + lines.length * 60}"><rect width="100%" height="100%" fill="#fff"/>` +
+          lines.map((line, i) => `<text x="40" y="${80 + i * 60}" font-family="DejaVu Serif" font-size="36" fill="#000">${line}</text>`).join('') +
+          '</svg>',
+      ),
+    )
+      .png()
+      .toBuffer();
+
   it('x402: the options part is honoured (quality, width) and part of the job', async () => {
     const small = await convert(pay, { quality: 20, width: 50 });
     expect(small.status).toBe(202);
@@ -85,6 +101,10 @@ describe('conversion options (real service, engines and settlement)', () => {
     expect(await bad.json()).toEqual({ Status: 'Error', Message: expect.stringMatching(/options\.pdfa: does not apply here; this conversion takes quality, width, height, fit/) });
     const typo = await api.post('convert', { filename: Filename, ext_in: 'png', ext_out: 'webp', options: { quality: 'high' } });
     expect(typo.status).toBe(400);
+    // A misspelt name is refused by the conversion's own check, naming the options it takes.
+    const misspelt = await api.post('convert', { filename: Filename, ext_in: 'png', ext_out: 'webp', options: { qualty: 50 } });
+    expect(misspelt.status).toBe(400);
+    expect(await misspelt.json()).toEqual({ Status: 'Error', Message: expect.stringMatching(/options\.qualty: is not an option; this conversion takes quality, width, height, fit/) });
 
     const urlsOf = async (options: Record<string, unknown>) =>
       ((await (await api.post('convert', { filename: Filename, ext_in: 'png', ext_out: 'webp', options })).json()) as { file: { urls: string[] } }).file.urls;
@@ -94,5 +114,46 @@ describe('conversion options (real service, engines and settlement)', () => {
     const widthOf = async (url: string) => (await sharp(Buffer.from(await (await fetch(`${t.baseUrl}${url}`)).arrayBuffer())).metadata()).width;
     expect([await widthOf(narrow!), await widthOf(wide!)]).toEqual([40, 120]);
     expect(await urlsOf({ width: 40 })).toEqual([narrow]);
+  });
+
+  it('key API: OCR of a picture to text and to a searchable PDF (ocr), in the languages asked; an unknown language is refused naming those read', async () => {
+    const api = keyApiClient(t.baseUrl);
+    const picture = await textPicture(['Invoice number 4711 from Berlin', 'Total due: 1,250.00 EUR']);
+    const { Filename } = (await (await api.upload(picture, 'scan.png')).json()) as { Filename: string };
+    const fetchText = async (url: string) => Buffer.from(await (await fetch(`${t.baseUrl}${url}`)).arrayBuffer());
+    const converted = async (ext_out: string, options?: Record<string, unknown>) => {
+      const response = await api.post('convert', { filename: Filename, ext_in: 'png', ext_out, ...(options ? { options } : {}) });
+      expect(response.status, JSON.stringify(options)).toBe(200);
+      return fetchText(((await response.json()) as { file: { urls: string[] } }).file.urls[0]!);
+    };
+    expect((await converted('txt', { languages: ['en'] })).toString('utf8')).toMatch(/Invoice number 4711 from Berlin\s+Total due: 1,250\.00 EUR/);
+    // Without `ocr` a picture's PDF is img2pdf's (no text); with it, tesseract's: the picture with its words under it.
+    const plain = await converted('pdf');
+    const searchable = await converted('pdf', { ocr: true });
+    const textOf = (pdf: Buffer) => {
+      const path = join(mkdtempSync(join(tmpdir(), 'fileshift-ocr-')), 'out.pdf');
+      writeFileSync(path, pdf);
+      return pdfText(path).replace(/\s+/g, ' ');
+    };
+    expect(textOf(plain)).not.toMatch(/Invoice/);
+    expect(textOf(searchable)).toMatch(/Invoice number 4711/);
+    const unknown = await api.post('convert', { filename: Filename, ext_in: 'png', ext_out: 'txt', options: { languages: ['xx'] } });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { Message: string }).Message).toMatch(/options\.languages.*\ben\b.*\bde\b.*\bja\b.*\bko\b/);
+  });
+
+  it('x402: a picture without words to text fails "no text" and nothing is charged for it', async () => {
+    const blank = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#fff' } }).png().toBuffer();
+    const body = new FormData();
+    for (const [name, value] of Object.entries({ target_format: 'txt', filename: 'blank.png', created_at: '2026-11-01T10:00:00Z', size_bytes: blank.length })) body.append(name, String(value));
+    body.append('file', new Blob([blank], { type: 'application/octet-stream' }), 'blank.png');
+    const started = await pay(`${t.baseUrl}/api/x402/v1/convert-file`, { method: 'POST', body });
+    expect(started.status).toBe(202);
+    const { status_url } = (await started.json()) as { status_url: string };
+    let status: { status: string; failure_type?: string; message?: string; charged_amount?: { atomic_units: string | number } };
+    do status = (await (await fetch(`${status_url}?wait=10`)).json()) as typeof status;
+    while (status.status !== 'done' && status.status !== 'failed');
+    expect(status).toMatchObject({ status: 'failed', failure_type: 'unsupported_or_corrupt_input', message: expect.stringMatching(/no text/) });
+    expect(Number(status.charged_amount?.atomic_units ?? 0)).toBe(0);
   });
 });

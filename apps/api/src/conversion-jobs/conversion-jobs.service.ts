@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConversionOptions, ConversionPlan } from '@fileshift/converters';
 import { AFTER_SETTLEMENT_RETRIES, withRetries } from '@fileshift/x402-nest';
-import { canonicalOptions, checkedOptions } from '../catalogue/conversion-choice.js';
+import { canonicalOptions, plansForOptions } from '../catalogue/conversion-choice.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { DetectionService } from '../detection/detection.service.js';
@@ -241,7 +241,7 @@ export class ConversionJobs {
       }
       throw new ConversionStartError(ConversionStartErrorCode.UnreadableInput, decision.message, { field: 'file' });
     }
-    return { plans: decision.plans, options: checkedOptions(request.options, decision.plans[0]!), source: decision.format };
+    return { ...plansForOptions(request.options, decision.plans), source: decision.format };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { type ConversionGraph, OPTION_NAMES, OPTION_SCHEMAS, optionsOfPlan } from '@fileshift/converters';
+import { type ConversionGraph, OPTION_NAMES, OPTION_SCHEMAS } from '@fileshift/converters';
 import { CONTENT_LOSSES, getFormat } from '@fileshift/formats';
 import { z } from 'zod';
 import type { FormatCatalogue } from './format-catalogue.schemas.js';
@@ -19,7 +19,7 @@ export function formatCatalogue(graph: ConversionGraph): FormatCatalogue {
         const plan = graph.plan(source, target);
         if (!targetFormat || !plan) return [];
         const losses = graph.lossesOf(source, target).map((kind) => ({ kind, description: CONTENT_LOSSES[kind] }));
-        return [{ format: target, category: targetFormat.category, recommended: graph.isRecommended(source, target), options: optionsOfPlan(plan).sort(), losses }];
+        return [{ format: target, category: targetFormat.category, recommended: graph.isRecommended(source, target), options: graph.optionsOf(source, target), losses }];
       });
     if (targets.length === 0) continue;
     formats.push({ id: format.id, description: format.description, category: format.category, extensions: [...format.extensions], mime_types: [...format.mimeTypes], targets });

@@ -5,11 +5,15 @@ import { z } from 'zod';
  * emitted under `components.schemas` of the OpenAPI document, so the document cannot drift from
  * the validation.
  */
-export const apiSchemaRegistry = z.registry<{ id: string; description?: string }>();
+export const apiSchemaRegistry = z.registry<{ id: string; description?: string; closed?: boolean }>();
 
-/** Registers `schema` under `id` (its OpenAPI component name) and returns it. */
-export function apiSchema<T extends z.ZodType>(id: string, schema: T, description?: string): T {
-  apiSchemaRegistry.add(schema, { id, ...(description ? { description } : {}) });
+/**
+ * Registers `schema` under `id` (its OpenAPI component name) and returns it. `closed`: documented with no other
+ * properties, though it validates with them (a loose object), so that the service refuses an unknown one itself,
+ * naming those that apply.
+ */
+export function apiSchema<T extends z.ZodType>(id: string, schema: T, description?: string, closed?: boolean): T {
+  apiSchemaRegistry.add(schema, { id, ...(description ? { description } : {}), ...(closed ? { closed } : {}) });
   return schema;
 }
 
@@ -27,6 +31,9 @@ export function apiComponentSchemas(): Record<string, Record<string, unknown>> {
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: 'any',
     io: 'output',
+    override: ({ zodSchema, jsonSchema }) => {
+      if (apiSchemaRegistry.get(zodSchema)?.closed) jsonSchema.additionalProperties = false;
+    },
   });
   return Object.fromEntries(
     Object.entries(schemas).map(([id, schema]) => {

@@ -19,6 +19,11 @@ export const conversionOptionsShape = {
       compress: z.enum(['screen', 'ebook', 'printer', 'prepress']).optional().describe('Re-compress a PDF output for this use.'),
       paper: z.enum(['a4', 'letter', 'legal', 'a3', 'a5']).optional().describe('Paper size of a PDF printed from HTML (default: the page’s CSS, else a4).'),
       margin: z.number().int().optional().describe('Margin of a PDF printed from HTML, in millimetres, 0..50 (default 10).'),
+      ocr: z.literal(true).optional().describe('true: a searchable PDF (text read by OCR under the page image) of a picture or a scanned PDF.'),
+      // Codes as text: the service checks them and names those it reads when one is not.
+      languages: (z.array(z.string()).min(1).max(4) as unknown as z.ZodType<NonNullable<ConversionOptions['languages']>>)
+        .optional()
+        .describe('Languages OCR reads (pictures to txt/md/pdf, scanned PDF pages): ISO 639 codes such as en, de, fr, es, it, pt, nl, ru, ar, hi, zh, zh-hant, ja, ko. Default: by the script on the page.'),
     })
     .optional()
     .describe('Conversion options; each applies to some conversions only (list_formats names them). One that does not apply is refused before anything is paid.'),

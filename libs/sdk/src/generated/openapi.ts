@@ -463,7 +463,7 @@ export interface components {
             /** @description A target worth offering first. */
             recommended: boolean;
             /** @description The conversion options this conversion honours (schemas under option_schemas). */
-            options: ("quality" | "width" | "height" | "fit" | "pages" | "dpi" | "bitrate" | "pdfa" | "compress" | "paper" | "margin")[];
+            options: ("quality" | "width" | "height" | "fit" | "pages" | "dpi" | "bitrate" | "pdfa" | "compress" | "paper" | "margin" | "ocr" | "languages")[];
             /** @description What this conversion loses of the source (empty: the content survives). Checked for every pair by the conversion matrix. */
             losses: components["schemas"]["ContentLoss"][];
         };
@@ -663,6 +663,13 @@ export interface components {
             paper?: "a4" | "letter" | "legal" | "a3" | "a5";
             /** @description Margin of a PDF printed from HTML, in millimetres on every side, 0..50 (default 10). */
             margin?: number;
+            /**
+             * @description true: a searchable PDF, the page images with an invisible text layer read by OCR (pictures, and PDF pages that have no text).
+             * @constant
+             */
+            ocr?: true;
+            /** @description Languages OCR reads, most used first, as ISO 639 or tesseract codes, e.g. ["de"] or ["ja", "en"] (default: by the script found on the page; English for Latin). */
+            languages?: ("en" | "eng" | "de" | "deu" | "ger" | "fr" | "fra" | "fre" | "es" | "spa" | "it" | "ita" | "pt" | "por" | "nl" | "nld" | "dut" | "ru" | "rus" | "ar" | "ara" | "hi" | "hin" | "zh" | "zh-hans" | "zh-cn" | "chi_sim" | "zh-hant" | "zh-tw" | "chi_tra" | "ja" | "jpn" | "ko" | "kor")[];
         };
         KeyApiUploadRequest: {
             /**

@@ -65,7 +65,8 @@ export class JobLease {
 
   /** Kept in memory; the next heartbeat writes it (so progress is throttled to one write per beat). */
   reportProgress(percent: number): void {
-    this.progress = Math.max(5, Math.min(99, Math.round(percent)));
+    // Never back: a step's phases (OCR after text) may each count from their own start.
+    this.progress = Math.max(this.progress ?? 5, Math.min(99, Math.round(percent)));
   }
 
   /** Ends the job as this run's outcome; false when the run no longer held it (nothing was written). */
