@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canLose, type ContentLoss } from '@fileshift/formats';
 import { ConversionGraph } from '../src/platform/conversion-graph.js';
-import { lossesOfPlan } from '../src/platform/conversion-plan.js';
+import { engineChoices, lossesOfPlan, plansTaking } from '../src/platform/conversion-plan.js';
 import { ENGINE_DESCRIPTORS } from '../src/engines/engines.js';
 import { TYPED_RECORDS } from '../src/engines/data/data.descriptor.js';
 import type { EngineRuntime } from '../src/platform/engine-runtime.js';
@@ -97,6 +97,11 @@ interface Sample {
   cues?: Cue[];
 }
 const samples = new Map<string, Sample>();
+/** Pictures of printed words, one per picture format: what a picture to txt or md (OCR) is proven with. */
+const textPictures = new Map<string, Sample>();
+const OCR_MARKER = 'Fileshift';
+const OCR_TARGETS = new Set(['txt', 'md']);
+const sampleFor = (source: string, target: string) => (OCR_TARGETS.has(target) && textPictures.get(source)) || samples.get(source)!;
 
 const IMAGE_FORMATS: Record<string, string> = { jpg: 'jpeg', png: 'png', webp: 'webp', avif: 'heif', tiff: 'tiff', gif: 'gif' };
 const AUDIO_CODECS: Record<string, string> = {
@@ -224,6 +229,16 @@ beforeAll(async () => {
   }
   samples.set('svg', write('drawing.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="64"><circle cx="48" cy="32" r="30" fill="#c33"/></svg>'));
   for (const [format, path] of writeRasterSamples(dir)) samples.set(format, { path, pixels: decodePixels(path) });
+  // The same formats, each holding a word drawn by librsvg (256 wide: an icon's largest size).
+  const words = `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="80"><rect width="256" height="80" fill="#fff"/><text x="16" y="54" font-family="DejaVu Sans" font-weight="bold" font-size="36">${OCR_MARKER}</text></svg>`;
+  textPictures.set('svg', write('words.svg', words, OCR_MARKER));
+  const printed = await sharp(Buffer.from(words)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  for (const [format, libvips] of Object.entries(IMAGE_FORMATS)) {
+    const path = join(dir, `words.${format}`);
+    await sharp(printed.data, { raw: { width: 256, height: 80, channels: 4 } }).toFormat(libvips as 'png', format === 'avif' ? { compression: 'av1' } : {}).toFile(path);
+    textPictures.set(format, { path, marker: OCR_MARKER });
+  }
+  for (const [format, path] of writeRasterSamples(dir, { width: 256, height: 80, rgba: printed.data }, 'words')) textPictures.set(format, { path, marker: OCR_MARKER });
   // Three seconds: a codec's fixed delay (mp3's 70 ms) stays well inside the ±5 % a length may change. Gradients: a
   // still's pixels are compared with the source's frame, and filmed pictures are smooth.
   for (const [format, path] of writeMediaSamples(dir, { seconds: 3, scene: 'gradients' })) samples.set(format, { path, video: isVideo.has(format) });
@@ -306,6 +321,34 @@ describe('the conversion matrix: every pair the engines advertise, from a real s
     }
   });
 
+  it('proves the plans options choose over the cheapest (ocr: a searchable PDF of a picture or a scan)', async () => {
+    const choosing: Record<string, unknown> = { ocr: true, languages: ['en'] };
+    const failures: string[] = [];
+    let proven = 0;
+    for (const source of graph.sourceFormats().sort()) {
+      for (const target of graph.targetsOf(source).sort()) {
+        for (const choice of engineChoices(graph.plans(source, target)).slice(1)) {
+          const options = Object.fromEntries(choice.steps.at(-1)!.chosenBy.map((name) => [name, choosing[name]]));
+          const pair = `${source} → ${target} ${JSON.stringify(options)}`;
+          try {
+            const plans = plansTaking(graph.plans(source, target), Object.keys(options));
+            expect(plans[0]!.steps.at(-1)!.engine, pair).toBe(choice.steps.at(-1)!.engine);
+            const sample = textPictures.get(source) ?? samples.get(source)!;
+            const workDir = join(dir, 'runs', `${source}-to-${target}-chosen`);
+            const { plan, files } = await runPlan({ plans, inputPath: scratchWithInput(workDir, sample.path), workDir, options, signal: new AbortController().signal }, available);
+            await check(target, files, sample, lossesOfPlan(plan));
+            proven++;
+          } catch (error) {
+            failures.push(`${pair}: ${(error as Error).message.split('\n')[0]}`);
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    // Every picture tesseract reads, those an image engine decodes for it, and pdf → pdf.
+    expect(proven).toBeGreaterThanOrEqual(10);
+  }, 600_000);
+
   it('proves every advertised pair', async () => {
     const startedAt = performance.now();
     const proven: string[] = [];
@@ -324,9 +367,10 @@ describe('the conversion matrix: every pair the engines advertise, from a real s
       const started = performance.now();
       try {
         const workDir = join(dir, 'runs', `${source}-to-${target}`);
-        const inputPath = scratchWithInput(workDir, samples.get(source)!.path);
+        const sample = sampleFor(source, target);
+        const inputPath = scratchWithInput(workDir, sample.path);
         const { plan, files } = await runPlan({ plans: graph.plans(source, target), inputPath, workDir, options: {}, signal: new AbortController().signal }, available);
-        await check(target, files, samples.get(source)!, lossesOfPlan(plan));
+        await check(target, files, sample, lossesOfPlan(plan));
         proven.push(`${pair} (${plan.steps.map((step) => step.engine).join(' + ')})`);
         millisByClass.set(plan.engineClass, [...(millisByClass.get(plan.engineClass) ?? []), performance.now() - started]);
       } catch (error) {

@@ -41,20 +41,21 @@ export function samplePicture(): { width: number; height: number; rgba: Buffer }
 
 /**
  * One sample of every raster format sharp does not read, by format id: the sample picture (96×64, its transparent
- * corner where the format holds transparency) written by ffmpeg's encoders and by ImageMagick.
+ * corner where the format holds transparency), or the picture given, written by ffmpeg's encoders and by ImageMagick
+ * as `<name>.<format>`.
  */
-export function writeRasterSamples(dir: string): Map<string, string> {
+export function writeRasterSamples(dir: string, picture = samplePicture(), name = 'raster'): Map<string, string> {
   const samples = new Map<string, string>();
-  const { width, height, rgba } = samplePicture();
-  const raw = join(dir, 'sample-picture.rgba');
+  const { width, height, rgba } = picture;
+  const raw = join(dir, `${name}-picture.rgba`);
   writeFileSync(raw, rgba);
   for (const [format, encoder] of Object.entries(FFMPEG_ENCODERS)) {
-    const path = join(dir, `raster.${format}`);
+    const path = join(dir, `${name}.${format}`);
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-i', raw, '-frames:v', '1', ...encoder, '-update', '1', path]);
     samples.set(format, path);
   }
   for (const [format, coder] of Object.entries(IMAGEMAGICK_FORMATS)) {
-    const path = join(dir, `raster.${format}`);
+    const path = join(dir, `${name}.${format}`);
     execFileSync('convert', ['-size', `${width}x${height}`, '-depth', '8', `rgba:${raw}`, `${coder}:${path}`]);
     samples.set(format, path);
   }
