@@ -1,7 +1,7 @@
 import { isLossyFormat } from '@fileshift/formats';
 import { describe, expect, it } from 'vitest';
 import { ConversionGraph } from '../src/platform/conversion-graph.js';
-import { optionsOfPlan, stepWeights } from '../src/platform/conversion-plan.js';
+import { type ConversionPlan, engineChoices, optionsOfPlan, plansTaking, stepWeights } from '../src/platform/conversion-plan.js';
 import type { EngineDescriptor, EnginePair } from '../src/platform/engine-descriptor.js';
 import { ENGINE_DESCRIPTORS } from '../src/engines/engines.js';
 
@@ -28,6 +28,11 @@ const pdfTools = engine('pdftools', 3, [
 ]);
 const images = engine('images', 1, [{ from: 'png', to: 'webp', recommended: true, options: ['quality'] }], 'images');
 const cheapOffice = engine('cheap-office', 4, [{ from: 'docx', to: 'pdf' }]);
+/** A plan as `engine:from>to` steps joined by spaces. */
+const stepsOf = (plan: ConversionPlan) => plan.steps.map((step) => `${step.engine}:${step.from}>${step.to}`).join(' ');
+const lastEngine = (plan: ConversionPlan) => plan.steps.at(-1)!.engine;
+/** The real engines with the OCR engine's pairs changed, to show what one of their attributes holds back. */
+const withOcrPairs = (change: (pair: EnginePair) => EnginePair) => ENGINE_DESCRIPTORS.map((descriptor) => (descriptor.id === 'ocr' ? { ...descriptor, pairs: descriptor.pairs.map(change) } : descriptor));
 
 describe('ConversionGraph', () => {
   it('plans up to three steps, cheapest first: docx → pdf → png, md → html → pdf', () => {
@@ -149,5 +154,120 @@ describe('ConversionGraph', () => {
     for (const from of ['jpg', 'png', 'webp', 'gif', 'avif', 'tiff']) expect(graph.canConvert(from, 'pdf'), `${from}→pdf`).toBe(true);
     expect(graph.plan('webp', 'pdf')!.steps.map((s) => s.engine)).toEqual(['sharp', 'img2pdf']);
     expect(graph.plan('mp3', 'wav')!.engineClass).toBe('media');
+  });
+});
+
+describe('ConversionGraph: a pair only after steps of one engine class (onlyAfter)', () => {
+  const decoder = engine('decoder', 1, [{ from: 'heic', to: 'png' }, { from: 'png', to: 'tiff' }], 'images');
+  const video = engine('video', 1, [{ from: 'mp4', to: 'png' }], 'media');
+  const browser = engine('browser', 1, [{ from: 'html', to: 'png' }]);
+  const reader = engine('reader', 5, [{ from: 'png', to: 'txt', onlyAfter: 'images' }, { from: 'tiff', to: 'txt', onlyAfter: 'images' }]);
+  const graph = new ConversionGraph([decoder, video, browser, reader]);
+
+  it('starts a plan, or follows steps that are all of that class', () => {
+    expect(graph.plans('png', 'txt').map(stepsOf)).toEqual(['reader:png>txt', 'decoder:png>tiff reader:tiff>txt']);
+    expect(graph.plans('heic', 'txt').map(stepsOf)).toEqual(['decoder:heic>png reader:png>txt', 'decoder:heic>png decoder:png>tiff reader:tiff>txt']);
+    expect(graph.targetsOf('heic')).toContain('txt');
+  });
+
+  it('never follows a step of another class, not even with a step of its class between', () => {
+    expect(graph.plans('mp4', 'txt')).toEqual([]);
+    expect(graph.plans('html', 'txt')).toEqual([]);
+    expect(graph.targetsOf('mp4').sort()).toEqual(['png', 'tiff']);
+    expect(graph.targetsOf('html').sort()).toEqual(['png', 'tiff']);
+    // Without the attribute the same engines read a video's frame and a browser's screenshot.
+    const loose = new ConversionGraph([decoder, video, browser, { ...reader, pairs: reader.pairs.map(({ onlyAfter: _onlyAfter, ...pair }) => pair) }]);
+    expect(loose.plans('mp4', 'txt').map(stepsOf)[0]).toBe('video:mp4>png reader:png>txt');
+    expect(loose.canConvert('html', 'txt')).toBe(true);
+  });
+
+  it('with every engine of this build: OCR reads a picture an image engine decoded, never a video\'s frame or an office suite\'s page', () => {
+    const real = new ConversionGraph(ENGINE_DESCRIPTORS);
+    const heicToText = real.plans('heic', 'txt');
+    expect(stepsOf(heicToText[0]!)).toBe('imagemagick:heic>png ocr:png>txt');
+    for (const plan of heicToText) expect(plan.steps.slice(0, -1).map((step) => step.engine).every((id) => ['imagemagick', 'sharp'].includes(id)), stepsOf(plan)).toBe(true);
+    for (const [from, to] of [['mp4', 'txt'], ['mp4', 'md'], ['mov', 'txt'], ['html', 'txt'], ['html', 'md'], ['docx', 'txt'], ['docx', 'md'], ['pptx', 'txt']]) {
+      for (const plan of real.plans(from!, to!)) expect(plan.steps.map((step) => step.engine), `${from} → ${to}: ${stepsOf(plan)}`).not.toContain('ocr');
+    }
+    expect(real.canConvert('mp4', 'txt')).toBe(false);
+    expect(real.canConvert('docx', 'txt')).toBe(true);
+    // Held back by onlyAfter alone: without it a video's frame would be read.
+    const loose = new ConversionGraph(withOcrPairs(({ onlyAfter: _onlyAfter, ...pair }) => pair));
+    expect(loose.plans('mp4', 'txt').map(stepsOf)).toContain('ffmpeg-video:mp4>png ocr:png>txt');
+    expect(loose.plans('html', 'txt').map(stepsOf)).toContain('chromium:html>png ocr:png>txt');
+  });
+
+  it('with every engine of this build: what OCR reads is never a step on (png → md → docx)', () => {
+    const real = new ConversionGraph(ENGINE_DESCRIPTORS);
+    for (const to of ['docx', 'odt', 'html', 'epub', 'rtf']) expect(real.plans('png', to), `png → ${to}`).toEqual([]);
+    for (const from of ['png', 'jpg', 'heic']) for (const to of ['txt', 'md', 'pdf']) for (const plan of real.plans(from, to)) expect(plan.steps.slice(0, -1).map((step) => step.engine), stepsOf(plan)).not.toContain('ocr');
+    // Held back by lastStepOnly alone: without it a guess at a picture's text would become a document.
+    const loose = new ConversionGraph(withOcrPairs(({ lastStepOnly: _lastStepOnly, ...pair }) => pair));
+    expect(loose.plans('png', 'docx').map(stepsOf)).toContainEqual(expect.stringMatching(/^ocr:png>md /));
+  });
+});
+
+describe('engineChoices and plansTaking: options that choose a dearer engine (chosenBy)', () => {
+  const real = new ConversionGraph(ENGINE_DESCRIPTORS);
+
+  it('offers the cheapest plan and the first plan of each engine options choose, once each', () => {
+    const cheap = engine('cheap', 1, [{ from: 'png', to: 'pdf', options: ['dpi'] }]);
+    const dear = engine('dear', 9, [{ from: 'png', to: 'pdf', options: ['ocr'], chosenBy: ['ocr'] }, { from: 'png', to: 'tiff' }, { from: 'tiff', to: 'pdf', options: ['ocr'], chosenBy: ['ocr'] }]);
+    const other = engine('other', 5, [{ from: 'png', to: 'pdf' }]);
+    const plans = new ConversionGraph([cheap, dear, other]).plans('png', 'pdf');
+    expect(plans.map(stepsOf)).toEqual(['cheap:png>pdf', 'other:png>pdf', 'dear:png>pdf', 'dear:png>tiff dear:tiff>pdf']);
+    expect(engineChoices(plans).map(stepsOf)).toEqual(['cheap:png>pdf', 'dear:png>pdf']);
+    expect(plansTaking(plans, ['ocr']).map(stepsOf)).toEqual(['dear:png>pdf', 'dear:png>tiff dear:tiff>pdf']);
+    expect(plansTaking(plans, ['dpi']).map(stepsOf)).toEqual(['cheap:png>pdf']);
+    expect(plansTaking(plans, ['dpi', 'ocr'])).toEqual([]);
+  });
+
+  it('keeps the plans of other engines that no option chooses as fallbacks of a conversion asked without options (html → pdf: LibreOffice after Chromium)', () => {
+    // runPlan falls back to the next plan when an engine does not run here or fails as unavailable.
+    const cheap = engine('cheap', 1, [{ from: 'docx', to: 'pdf' }]);
+    const dear = engine('dear', 9, [{ from: 'docx', to: 'pdf' }]);
+    const plans = new ConversionGraph([cheap, dear]).plans('docx', 'pdf');
+    expect(plansTaking(plans, []).map(stepsOf)).toEqual(['cheap:docx>pdf', 'dear:docx>pdf']);
+    const htmlToPdf = plansTaking(real.plans('html', 'pdf'), []);
+    expect(lastEngine(htmlToPdf[0]!)).toBe('chromium');
+    expect(htmlToPdf.map(lastEngine)).toContain('libreoffice');
+  });
+
+  it('with every engine of this build: png → pdf is img2pdf\'s, OCR\'s when ocr or languages is asked', () => {
+    const plans = real.plans('png', 'pdf');
+    expect(lastEngine(plansTaking(plans, [])[0]!)).toBe('img2pdf');
+    expect(plansTaking(plans, []).map(lastEngine)).not.toContain('ocr');
+    expect(new Set(plansTaking(plans, ['ocr']).map(lastEngine))).toEqual(new Set(['ocr']));
+    expect(stepsOf(plansTaking(plans, ['ocr'])[0]!)).toBe('ocr:png>pdf');
+    expect(new Set(plansTaking(plans, ['languages']).map(lastEngine))).toEqual(new Set(['ocr']));
+    expect(new Set(plansTaking(plans, ['ocr', 'languages']).map(lastEngine))).toEqual(new Set(['ocr']));
+    expect(engineChoices(plans).map(lastEngine)).toEqual(['img2pdf', 'ocr']);
+  });
+
+  it('with every engine of this build: an option of a fallback\'s step chooses nothing (png → jpg with dpi is not img2pdf then poppler)', () => {
+    const plans = real.plans('png', 'jpg');
+    expect(plans.map(stepsOf)).toContain('img2pdf:png>pdf poppler:pdf>jpg');
+    expect(plansTaking(plans, ['dpi'])).toEqual([]);
+    expect(stepsOf(plansTaking(plans, ['quality'])[0]!)).toBe('sharp:png>jpg');
+  });
+
+  it('with every engine of this build: pdf → pdf is Ghostscript\'s (compress, pdfa) or OCRmyPDF\'s (ocr), never both', () => {
+    const plans = real.plans('pdf', 'pdf');
+    expect(plansTaking(plans, []).map(stepsOf)).toEqual(['ghostscript:pdf>pdf']);
+    expect(plansTaking(plans, ['ocr']).map(stepsOf)).toEqual(['ocr:pdf>pdf']);
+    expect(plansTaking(plans, ['languages']).map(stepsOf)).toEqual(['ocr:pdf>pdf']);
+    expect(plansTaking(plans, ['compress']).map(stepsOf)).toEqual(['ghostscript:pdf>pdf']);
+    expect(plansTaking(plans, ['pdfa']).map(stepsOf)).toEqual(['ghostscript:pdf>pdf']);
+    expect(plansTaking(plans, ['ocr', 'compress'])).toEqual([]);
+    expect(plansTaking(plans, ['ocr', 'pdfa'])).toEqual([]);
+  });
+
+  it('with every engine of this build: a conversion\'s options are those of each engine choice', () => {
+    expect(real.optionsOf('png', 'txt')).toEqual(['languages']);
+    expect(real.optionsOf('png', 'pdf')).toEqual(expect.arrayContaining(['ocr', 'languages']));
+    expect(real.optionsOf('pdf', 'pdf')).toEqual(expect.arrayContaining(['compress', 'pdfa', 'ocr', 'languages']));
+    // Not a fallback's: png → jpg's poppler plan takes dpi, which png → jpg does not.
+    expect(real.optionsOf('png', 'jpg')).not.toContain('dpi');
+    expect(real.optionsOf('pdf', 'txt')).toEqual(['languages', 'pages']);
   });
 });

@@ -35,6 +35,40 @@ describe('validateOptions', () => {
   it('describes allowed values in words', () => {
     expect(describeAllowed('dpi')).toBe('an integer from 36 to 600');
     expect(describeAllowed('pdfa')).toBe('one of 1b, 2b, 3b');
+    expect(describeAllowed('ocr')).toBe('only true');
+    expect(describeAllowed('languages')).toMatch(/^a list of 1 to 4 of en, eng, de, deu, ger, .*, ko, kor$/);
+  });
+
+  it('takes ocr only as true: false is no searchable PDF, which is the conversion without it', () => {
+    expect(validateOptions({ ocr: true }, ['ocr', 'languages'])).toEqual({ ok: true, options: { ocr: true } });
+    for (const value of [false, 'true', 1]) {
+      expect(validateOptions({ ocr: value }, ['ocr', 'languages']), String(value)).toMatchObject({ ok: false, problems: [{ option: 'ocr', message: expect.stringContaining('(only true)') }] });
+    }
+  });
+
+  it('takes 1 to 4 languages by ISO 639 or tesseract codes, naming the codes when one is unknown', () => {
+    expect(validateOptions({ languages: ['de', 'ja'] }, ['languages'])).toEqual({ ok: true, options: { languages: ['de', 'ja'] } });
+    expect(validateOptions({ languages: ['chi_sim', 'zh-hant', 'ger', 'eng'] }, ['languages']).ok).toBe(true);
+    const unknown = validateOptions({ languages: ['xx'] }, ['languages']);
+    expect(unknown).toMatchObject({ ok: false, problems: [{ option: 'languages' }] });
+    const message = unknown.ok ? '' : unknown.problems[0]!.message;
+    for (const code of ['en', 'de', 'ja', 'zh-hant', 'chi_sim', 'kor']) expect(message).toContain(code);
+    expect(validateOptions({ languages: [] }, ['languages'])).toMatchObject({ ok: false, problems: [{ option: 'languages', message: expect.stringContaining('a list of 1 to 4') }] });
+    expect(validateOptions({ languages: ['en', 'de', 'fr', 'es', 'it'] }, ['languages'])).toMatchObject({ ok: false, problems: [{ option: 'languages' }] });
+    expect(validateOptions({ languages: 'de' }, ['languages'])).toMatchObject({ ok: false, problems: [{ option: 'languages' }] });
+  });
+
+  it('names each engine\'s set of options where engines offer the conversion with options of their own', () => {
+    const pdfToPdf = [['compress', 'pdfa', 'pages'], ['ocr', 'languages']] as const;
+    expect(validateOptions({ ocr: true, compress: 'screen' }, pdfToPdf[0], pdfToPdf)).toEqual({
+      ok: false,
+      problems: [{ option: 'ocr', message: "does not apply here; this conversion takes compress, pdfa, pages; or ocr, languages (not mixed: each set is another engine's)" }],
+    });
+    // png → pdf: img2pdf's takes none.
+    expect(validateOptions({ dpi: 300 }, [], [[], ['ocr', 'languages']])).toMatchObject({
+      ok: false,
+      problems: [{ option: 'dpi', message: "does not apply here; this conversion takes no options; or ocr, languages (not mixed: each set is another engine's)" }],
+    });
   });
 });
 

@@ -11,8 +11,11 @@ import { runPlan, type StepTiming } from '../src/platform/plan-runner.js';
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-plan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** An engine that "converts" by writing what it read plus its name; pages: one file per requested page. */
-function fakeRuntime(id: string, pairs: EngineDescriptor['pairs'], behaviour: { fail?: ConversionError; pages?: number } = {}): EngineRuntime & { seen: StepRequest[] } {
+/**
+ * An engine that "converts" by writing what it read plus its name (or `writes`, the same in every file); pages: one
+ * file per requested page.
+ */
+function fakeRuntime(id: string, pairs: EngineDescriptor['pairs'], behaviour: { fail?: ConversionError; pages?: number; writes?: string } = {}): EngineRuntime & { seen: StepRequest[] } {
   const seen: StepRequest[] = [];
   return {
     seen,
@@ -22,7 +25,7 @@ function fakeRuntime(id: string, pairs: EngineDescriptor['pairs'], behaviour: { 
       seen.push(request);
       if (behaviour.fail) throw behaviour.fail;
       context.onProgress?.(50);
-      const content = `${readFileSync(request.inputPath, 'utf8')}>${id}`;
+      const content = behaviour.writes ?? `${readFileSync(request.inputPath, 'utf8')}>${id}`;
       if (behaviour.pages) {
         const files = Array.from({ length: behaviour.pages }, (_, i) => pageOutput(request.outputDir, i + 1, request.to));
         for (const file of files) writeFileSync(file, content);
@@ -99,5 +102,55 @@ describe('runPlan', () => {
     const plans = new ConversionGraph([office.descriptor]).plans('docx', 'pdf');
     await expect(runPlan({ plans, inputPath: input, workDir: join(dir, 'f'), options: {}, signal: abort.signal }, new Map([['office', office]]))).rejects.toThrow();
     expect(office.seen).toEqual([]);
+  });
+
+  it('fails a conversion to text or Markdown that wrote only white space as the input\'s fault, trying no other plan', async () => {
+    for (const to of ['txt', 'md']) {
+      const blank = fakeRuntime('cheap', [{ from: 'docx', to }], { writes: ' \n\t\u00a0\u3000\u200b\r\n' });
+      const dear = fakeRuntime('dear', [{ from: 'docx', to }]);
+      const plans = new ConversionGraph([blank.descriptor, dear.descriptor]).plans('docx', to);
+      const run = { plans, inputPath: input, workDir: join(dir, `blank-${to}`), options: {}, signal: new AbortController().signal };
+      await expect(runPlan(run, new Map([['cheap', blank], ['dear', dear]])), to).rejects.toMatchObject({ failureType: 'unsupported_or_corrupt_input', message: expect.stringContaining('no text') });
+      expect(dear.seen, to).toEqual([]);
+    }
+  });
+
+  it('fails a conversion to text whose every page file is blank, and keeps one where any page has text', async () => {
+    const blankPages = fakeRuntime('pages', [{ from: 'docx', to: 'txt', multipleOutputs: true }], { pages: 3, writes: '\n\n' });
+    const plans = new ConversionGraph([blankPages.descriptor]).plans('docx', 'txt');
+    const run = { plans, inputPath: input, workDir: join(dir, 'blank-pages'), options: {}, signal: new AbortController().signal };
+    await expect(runPlan(run, new Map([['pages', blankPages]]))).rejects.toMatchObject({ failureType: 'unsupported_or_corrupt_input' });
+
+    const lastPageWithText: EngineRuntime = {
+      ...blankPages,
+      async convert(request, context) {
+        const outcome = await blankPages.convert(request, context);
+        writeFileSync(outcome.files.at(-1)!, '\n  p. 3\n');
+        return outcome;
+      },
+    };
+    const result = await runPlan({ ...run, workDir: join(dir, 'last-page-text') }, new Map([['pages', lastPageWithText]]));
+    expect(result.files).toHaveLength(3);
+  });
+
+  it('keeps a conversion to text that wrote text', async () => {
+    const text = fakeRuntime('text', [{ from: 'docx', to: 'txt' }], { writes: '\n\n  Hello\n' });
+    const plans = new ConversionGraph([text.descriptor]).plans('docx', 'txt');
+    const result = await runPlan({ plans, inputPath: input, workDir: join(dir, 'text'), options: {}, signal: new AbortController().signal }, new Map([['text', text]]));
+    expect(readFileSync(result.files[0]!, 'utf8')).toBe('\n\n  Hello\n');
+  });
+
+  it('does not ask for text of other targets, nor of a text step before the last (an empty PDF or HTML is the engine\'s to judge)', async () => {
+    for (const to of ['pdf', 'html']) {
+      const empty = fakeRuntime('empty', [{ from: 'docx', to }], { writes: '' });
+      const plans = new ConversionGraph([empty.descriptor]).plans('docx', to);
+      const result = await runPlan({ plans, inputPath: input, workDir: join(dir, `empty-${to}`), options: {}, signal: new AbortController().signal }, new Map([['empty', empty]]));
+      expect(readFileSync(result.files[0]!, 'utf8'), to).toBe('');
+    }
+    const blankText = fakeRuntime('blank', [{ from: 'docx', to: 'md' }], { writes: '   ' });
+    const printer = fakeRuntime('printer', [{ from: 'md', to: 'pdf' }]);
+    const plans = new ConversionGraph([blankText.descriptor, printer.descriptor]).plans('docx', 'pdf');
+    const result = await runPlan({ plans, inputPath: input, workDir: join(dir, 'blank-then-pdf'), options: {}, signal: new AbortController().signal }, new Map([['blank', blankText], ['printer', printer]]));
+    expect(readFileSync(result.files[0]!, 'utf8')).toBe('   >printer');
   });
 });

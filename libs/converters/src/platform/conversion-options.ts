@@ -22,7 +22,8 @@ export const OPTION_SCHEMAS = {
   margin: z.number().int().min(0).max(50).describe('Margin of a PDF printed from HTML, in millimetres on every side, 0..50 (default 10).'),
   ocr: z.literal(true).describe('true: a searchable PDF, the page images with an invisible text layer read by OCR (pictures, and PDF pages that have no text).'),
   languages: z
-    .array(z.enum(OCR_LANGUAGE_CODES))
+    // Codes in any case ("zh-Hant", "DE"), lower-cased before they are checked.
+    .array(z.string().toLowerCase().pipe(z.enum(OCR_LANGUAGE_CODES)))
     .min(1)
     .max(4)
     .describe('Languages OCR reads, most used first, as ISO 639 or tesseract codes, e.g. ["de"] or ["ja", "en"] (default: by the script found on the page; English for Latin).'),
@@ -69,7 +70,7 @@ export function describeAllowed(name: OptionName): string {
   if (schema instanceof z.ZodEnum) return `one of ${(schema.options as string[]).join(', ')}`;
   if (schema instanceof z.ZodNumber) return `an integer from ${schema.minValue} to ${schema.maxValue}`;
   if (schema instanceof z.ZodLiteral) return `only ${JSON.stringify(schema.value)}`;
-  if (schema instanceof z.ZodArray) return `a list of 1 to 4 of ${(schema.element as z.ZodEnum).options.join(', ')}`;
+  if (schema instanceof z.ZodArray) return `a list of 1 to 4 of ${(schema.element as z.ZodPipe<z.ZodString, z.ZodEnum>).out.options.join(', ')}`;
   return 'pages such as "1-3,5"';
 }
 

@@ -44,17 +44,18 @@ export function engineChoices(plans: readonly ConversionPlan[]): ConversionPlan[
 }
 
 /**
- * Pure: the plans for options asked by name — the cheapest plan when it honours them all, else the first other choice
- * (engineChoices) they choose and it honours — with its engine's fallbacks that honour them too, cheapest first; empty
- * when no choice does.
+ * Pure: the plans for options asked by name, cheapest first: those that honour them all, less those ending in a pair
+ * only options choose (`chosenBy`) when none of its options is asked. The first must be the cheapest plan or one an
+ * asked option chooses (a dpi never turns png → jpg into png → pdf → jpg); empty when there is none. The rest are
+ * its fallbacks, whichever engine they end in (html → pdf: Chromium's, then LibreOffice's).
  */
 export function plansTaking(plans: readonly ConversionPlan[], asked: readonly string[]): ConversionPlan[] {
-  const takes = (plan: ConversionPlan) => asked.every((name) => (optionsOfPlan(plan) as string[]).includes(name));
-  const chosen = (plan: ConversionPlan, index: number) => index === 0 || asked.some((name) => (plan.steps.at(-1)!.chosenBy as string[]).includes(name));
-  const choice = engineChoices(plans).find((plan, index) => takes(plan) && chosen(plan, index));
-  if (!choice) return [];
-  const engine = choice.steps.at(-1)!.engine;
-  return plans.filter((plan) => plan.steps.at(-1)!.engine === engine && takes(plan));
+  const chosenByAsked = (plan: ConversionPlan) => plan.steps.at(-1)!.chosenBy.some((name) => asked.includes(name));
+  const eligible = plans.filter(
+    (plan) => asked.every((name) => (optionsOfPlan(plan) as string[]).includes(name)) && (plan.steps.at(-1)!.chosenBy.length === 0 || chosenByAsked(plan)),
+  );
+  const first = eligible[0];
+  return first && (first === plans[0] || chosenByAsked(first)) ? eligible : [];
 }
 
 /**

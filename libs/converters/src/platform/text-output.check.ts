@@ -1,6 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { ConversionError } from './conversion-error.js';
 
+/** A character a reader sees: not white space, not an invisible format mark (a zero-width space, a soft hyphen). */
+export const VISIBLE_CHARACTER = /[^\s\p{Cf}]/u;
+
 /** Targets whose whole worth is their text: an empty one is a failure, not a result. */
 const TEXT_TARGETS = new Set(['txt', 'md']);
 
@@ -11,7 +14,7 @@ const TEXT_TARGETS = new Set(['txt', 'md']);
 export async function assertHoldsText(to: string, files: readonly string[]): Promise<void> {
   if (!TEXT_TARGETS.has(to)) return;
   for (const file of files) {
-    for await (const chunk of createReadStream(file, 'utf8')) if (/[^\s\p{Cf}]/u.test(chunk as string)) return;
+    for await (const chunk of createReadStream(file, 'utf8')) if (VISIBLE_CHARACTER.test(chunk as string)) return;
   }
   throw new ConversionError('unsupported_or_corrupt_input', 'The conversion found no text in the file (blank pages, or a picture or scan without readable words).');
 }

@@ -35,7 +35,7 @@ export function tesseractLanguages(codes: readonly string[]): string {
  * The languages read when the caller names none, by the script tesseract's orientation and script detection finds:
  * a Latin page is read as English (accents of other Latin languages read best when the language is named).
  */
-const LANGUAGES_OF_SCRIPT: Readonly<Record<string, string>> = {
+const LANGUAGES_OF_SCRIPT: ReadonlyMap<string, string> = new Map(Object.entries({
   Latin: 'eng',
   Cyrillic: 'rus',
   Arabic: 'ara',
@@ -46,11 +46,11 @@ const LANGUAGES_OF_SCRIPT: Readonly<Record<string, string>> = {
   Hiragana: 'jpn',
   Hangul: 'kor',
   Korean: 'kor',
-};
+}));
 export const DEFAULT_OCR_LANGUAGES = 'eng';
 
 /** Pure: tesseract's languages for the script its detection printed ("Script: Han"), English when unknown. */
 export function languagesOfScript(osdOutput: string): string {
   const script = /^Script:\s*(\S+)/m.exec(osdOutput)?.[1];
-  return (script && LANGUAGES_OF_SCRIPT[script]) || DEFAULT_OCR_LANGUAGES;
+  return (script && LANGUAGES_OF_SCRIPT.get(script)) || DEFAULT_OCR_LANGUAGES;
 }

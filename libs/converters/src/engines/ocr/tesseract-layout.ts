@@ -30,11 +30,11 @@ const DESCENDS = /[gjpqyQ,;()[\]{}|/@$§µ]/;
 
 /**
  * Pure: the pages of tesseract's TSV as the pages our PDF Markdown reader takes (pdf-markdown/), so a scan gets the
- * same headings, paragraphs, columns and tables as a PDF with text. A line's words become runs of text, parted where a
- * wide gap parts cells or columns, each as high as the line's words (sizes clustered, as a scan's heights wobble). A page tesseract
- * read turned (its boxes are the picture's) is turned upright, then a skew of a degree or two is taken out of the
- * positions, so a line's words stay one row. `scale` maps the picture's pixels onto the page's units (the 108 dpi of
- * pdftohtml's XML for a PDF's page rendered at 300 dpi).
+ * same headings, paragraphs, columns and tables as a PDF with text. A page tesseract read turned (its boxes are the
+ * picture's) is turned upright, then a skew of a degree or two is taken out of the positions, so a line's words stay
+ * one row. A line's words become runs of text, parted where a wide gap or a ruled line parts cells or columns, each
+ * as high as its line (heights clustered into sizes, as a scan's wobble). `scale` maps the picture's pixels onto the
+ * page's units (pdftohtml's 1.5 a point, for a PDF page rendered at its picture's resolution).
  */
 export function ocrPages(tsv: string, firstPageNumber = 1, scale = 1): PdfPage[] {
   const { sizes, words } = parseTsv(tsv);

@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { VISIBLE_CHARACTER } from '../../platform/text-output.check.js';
 
 /** pdftotext ends every page with a form feed. */
 const PAGE_END = '\f';
 
-/** Page numbers of a pdftotext output (its first page `firstPage`) whose text is only white space: scans, or blank. */
+/** Page numbers of a pdftotext output (its first page `firstPage`) with no visible character: scans, or blank. */
 export async function textlessPages(textPath: string, firstPage: number): Promise<number[]> {
   const textless: number[] = [];
   let page = firstPage;
@@ -15,7 +16,7 @@ export async function textlessPages(textPath: string, firstPage: number): Promis
         if (!hasText) textless.push(page);
         page++;
         hasText = false;
-      } else if (/\S/.test(piece)) hasText = true;
+      } else if (VISIBLE_CHARACTER.test(piece)) hasText = true;
     }
   }
   return textless;
