@@ -15,3 +15,4 @@ export * from './archive-samples.js';
 export * from './raster-samples.js';
 export * from './script-samples.js';
 export * from './drawn-text.js';
+export * from './ocr-samples.js';

@@ -12,11 +12,13 @@ const AS_THEY_ARE = new Set(['jpeg', 'png']);
  * past `maxPages` and pixels past `maxInputPixels` are refused before anything is decoded. A plain JPEG or PNG is read
  * as it is (no copies); anything else (transparency, which tesseract would see as black; a camera's orientation tag;
  * CMYK; 16 bits; TIFF and WebP frames) becomes one 8-bit sRGB PNG per frame, upright and on white, its resolution kept.
- * A BMP, which sharp does not read, is given to tesseract as it is.
  */
 export async function ocrPictures(path: string, outputDir: string, limits: EngineLimits): Promise<ImagePages> {
-  const metadata = await sharp(path).metadata().catch(() => undefined);
-  if (!metadata) return { frames: 1, copies: [] };
+  const metadata = await sharp(path)
+    .metadata()
+    .catch((error: Error) => {
+      throw new ConversionError('unsupported_or_corrupt_input', 'The input could not be read as a picture.', false, error.message);
+    });
   const frames = metadata.pages ?? 1;
   if (limits.maxPages !== undefined && frames > limits.maxPages) {
     throw new ConversionError('file_too_large', `The image has ${frames} pages; OCR reads at most ${limits.maxPages} pages at a time.`);

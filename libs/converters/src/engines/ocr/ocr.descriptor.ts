@@ -1,8 +1,11 @@
 import type { EngineDescriptor, EnginePair } from '../../platform/engine-descriptor.js';
 import { OCR_LANGUAGE_PACKAGES } from './ocr-languages.js';
 
-/** The pictures tesseract reads itself (leptonica); others (heic, gif, psd…) reach it through an image engine's png. */
-export const OCR_IMAGE_SOURCES = ['png', 'jpg', 'tiff', 'webp', 'bmp'] as const;
+/**
+ * The pictures tesseract reads itself (leptonica); others reach it through an image engine's png: heic, gif, psd…,
+ * and bmp (leptonica 1.82 refuses a BMP with a colour profile, as ImageMagick and GIMP write them).
+ */
+export const OCR_IMAGE_SOURCES = ['png', 'jpg', 'tiff', 'webp'] as const;
 
 const pictureTo = (to: 'txt' | 'md' | 'pdf'): EnginePair[] =>
   OCR_IMAGE_SOURCES.map((from) => ({

@@ -10,7 +10,7 @@ import { StepDeadline } from '../../platform/step-deadline.js';
 import { assertPermitted, PdfInfoReader } from '../../shared/pdf/pdf-info.reader.js';
 import { pagesWithinLimit } from '../../shared/pdf/pdf-page-selection.js';
 import { OCR_DESCRIPTOR, OCR_IMAGE_SOURCES } from './ocr.descriptor.js';
-import { Tesseract } from './tesseract.js';
+import { segmentationOf, Tesseract } from './tesseract.js';
 
 /** Resolution of the page OCRmyPDF's language detection looks at: enough for tesseract to tell a script. */
 const SAMPLE_DPI = '150';
@@ -117,7 +117,7 @@ export class OcrRuntime implements EngineRuntime {
     context.onProgress?.(5);
     const result = await this.runner.run({
       command: this.commands.ocrmypdf,
-      args: ['--skip-text', '--rotate-pages', '--deskew', '--output-type', 'pdf', '--optimize', '0', '--jobs', '1', '-l', languages, inputPath, outputPath],
+      args: ['--skip-text', '--rotate-pages', '--deskew', '--output-type', 'pdf', '--optimize', '0', '--jobs', '1', '-l', languages, '--tesseract-pagesegmode', segmentationOf(languages), inputPath, outputPath],
       scratchDir: context.workDir,
       timeoutMs: deadline.remainingMs(),
       outputPath,

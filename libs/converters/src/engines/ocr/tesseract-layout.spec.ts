@@ -123,8 +123,8 @@ describe('ocrPages: tesseract TSV as the pages the PDF Markdown reader takes', (
     expect(new Set(body.map((fragment) => fragment.fontSize))).toEqual(new Set([41]));
     expect(heading!.fontSize).toBe(64);
     for (const fragment of page!.fragments) expect(fragment.spans).toEqual([{ text: fragmentText(fragment), bold: false, italic: false }]);
-    // A line of the body's size keeps its centre: 40 px high at 240 is 41 high at 239.5.
-    expect(body[0]).toMatchObject({ top: 239.5, left: 100, height: 41 });
+    // A fragment spans its line's ink; its font size is the body's.
+    expect(body[0]).toMatchObject({ top: 240, left: 100, height: 40 });
     expect(body[0]!.width).toBe(line(240, 100, 40, 'The museum opened its new wing').reduce((right, word) => Math.max(right, word.left + word.width), 0) - 100);
   });
 
@@ -245,7 +245,8 @@ describe('ocrPages: tesseract TSV as the pages the PDF Markdown reader takes', (
         wide(512, 45, 'river to see paintings that had been stored in a basement for nearly forty years, and'),
         wide(574, 46, 'many of them stayed until six.'),
         wide(720, 45, 'The second paragraph starts after a wider gap than the lines of the first one have,'),
-        wide(782, 44, 'and it ends here.'),
+        // No descender: its ink spans three quarters of the others' (ascender to baseline).
+        wide(782, 34, 'and it ends here.'),
         cells(930, 45, [250, 'Engine'], [1000, 'Pages'], [1600, 'Seconds']),
         cells(992, 44, [250, 'poppler'], [1000, '200'], [1600, '1.5']),
         cells(1054, 46, [250, 'ghostscript'], [1000, '120'], [1600, '3.2']),

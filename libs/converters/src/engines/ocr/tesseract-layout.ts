@@ -26,7 +26,9 @@ const MAX_SKEW_SLOPE = 0.15;
 /** A slope under this (a quarter of a degree) is the noise of word boxes, not a skew. */
 const MIN_SKEW_SLOPE = 0.004;
 /** Letters and marks that reach below the baseline: such a word's box does not sit on it. */
-const DESCENDS = /[gjpqyQ,;()[\]{}|/@$§µ]/;
+const DESCENDS = /[gjpqyQ,;()[\]{}|/@$§µçşţęąрруфдщцβγζημξρφχψ]/u;
+/** Letters and marks that reach above the lower-case letters. */
+const ASCENDS = /[\p{Lu}\p{Nd}bdfhkltß!?&%#"'()[\]{}/\\|@$\u00C0-\u024Fбδθλ]/u;
 
 /**
  * Pure: the pages of tesseract's TSV as the pages our PDF Markdown reader takes (pdf-markdown/), so a scan gets the
@@ -58,24 +60,34 @@ function ocrPage(number: number, size: { width: number; height: number }, words:
     });
     const top = Math.min(...straight.map((word) => word.top));
     const bottom = Math.max(...straight.map((word) => word.top + word.height));
-    return { words: straight.sort((a, b) => a.left - b.left), centre: (top + bottom) / 2, height: bottom - top };
+    const text = lineWords.map((word) => word.text).join(' ');
+    return { words: straight.sort((a, b) => a.left - b.left), top, height: bottom - top, em: (bottom - top) / inkShare(text) };
   });
-  const sizeOf = clusteredSizes(measured.map((line) => line.height));
-  const fragments = measured.flatMap((line) => {
-    const height = sizeOf(line.height);
-    return runsOf(line.words, height).map((run) => ({
-      top: (line.centre - height / 2) * scale,
+  const sizeOf = clusteredSizes(measured.map((line) => line.em));
+  const fragments = measured.flatMap((line) =>
+    runsOf(line.words, line.em).map((run) => ({
+      top: line.top * scale,
       left: run.left * scale,
       width: run.width * scale,
-      height: height * scale,
-      fontSize: Math.round(height * scale * 10) / 10,
+      height: line.height * scale,
+      fontSize: Math.round(sizeOf(line.em) * scale * 10) / 10,
       spans: [{ text: run.text, bold: false, italic: false }],
-    }));
-  });
+    })),
+  );
   return { number, width: page.width * scale, height: page.height * scale, fragments };
 }
 
-/** A gap this many line heights wide parts a line's words into pieces of their own (table cells, columns). */
+/**
+ * The share of an em a line's ink spans, from its letters: lower-case Latin, Greek or Cyrillic letters alone half of
+ * it, with capitals, digits, accents or ascenders three quarters, with descenders a quarter more; other scripts fill
+ * their line. So "them." and "jumping over" measure the same size of type.
+ */
+function inkShare(text: string): number {
+  if (!/^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}\s]*$/u.test(text)) return 1;
+  return (ASCENDS.test(text) ? 0.75 : 0.5) + (DESCENDS.test(text) ? 0.25 : 0);
+}
+
+/** A gap this many ems wide parts a line's words into pieces of their own (table cells, columns). */
 const RUN_GAP = 1.2;
 /** What tesseract reads a ruled table's vertical line as. */
 const RULE = /^[|¦│]+$/;

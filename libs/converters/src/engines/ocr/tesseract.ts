@@ -1,5 +1,4 @@
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ConversionError } from '../../platform/conversion-error.js';
 import type { ConversionOptions } from '../../platform/conversion-options.js';
 import type { EngineAvailability, StepContext } from '../../platform/engine-runtime.js';
@@ -13,10 +12,15 @@ import { languagesOfScript, OCR_LANGUAGES, tesseractLanguages } from './ocr-lang
 export type TesseractOutput = 'txt' | 'tsv' | 'pdf';
 
 /**
- * Page segmentation 1: tesseract finds the blocks, columns and lines itself, after detecting the page's orientation
- * (a page scanned sideways or upside down reads as well as an upright one).
+ * tesseract 5.3's layout analysis takes lines of Hangul for vertical text or noise and drops half of them or more
+ * (its issue 3596), whatever the settings of vertical text; read as one column they are read whole.
  */
-const SEGMENTATION = ['--psm', '1'];
+const KOREAN_SEGMENTATION = '4';
+/**
+ * Page segmentation 1: tesseract finds the blocks, columns and lines itself, after detecting the page's orientation
+ * (a page scanned sideways or upside down reads as well as an upright one). Korean: 4, one column of text, upright.
+ */
+export const segmentationOf = (languages: string): '1' | '4' => (languages.split('+').includes('kor') ? KOREAN_SEGMENTATION : '1');
 /**
  * One thread per tesseract: its OpenMP threads cost more than they give (OCRmyPDF does the same), and pages in
  * parallel are the worker's concern.
@@ -77,13 +81,13 @@ export class Tesseract {
   async read(pictures: readonly string[], outputBase: string, languages: string, outputs: readonly TesseractOutput[], context: StepContext, deadline: StepDeadline): Promise<void> {
     let input = pictures[0]!;
     if (pictures.length > 1) {
-      // A text file naming one picture a line: tesseract reads them as the pages of one document.
-      input = join(context.workDir, `${outputBase.split('/').pop()}-pages.txt`);
+      // A text file naming one picture a line, beside the output: tesseract reads them as the pages of one document.
+      input = `${outputBase}-pages.txt`;
       await writeFile(input, `${pictures.join('\n')}\n`);
     }
     const result = await this.runner.run({
       command: this.command,
-      args: [input, outputBase, '-l', languages, ...SEGMENTATION, ...outputs],
+      args: [input, outputBase, '-l', languages, '--psm', segmentationOf(languages), ...outputs],
       scratchDir: context.workDir,
       timeoutMs: deadline.remainingMs(),
       signal: context.signal,

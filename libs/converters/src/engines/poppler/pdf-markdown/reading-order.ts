@@ -48,7 +48,7 @@ function findGutter(segments: readonly Segment[]): { from: number; to: number } 
   const textRight = Math.max(...segments.map((segment) => segment.right));
   const width = textRight - textLeft;
   const fontSize = median(segments.map((segment) => segment.fontSize));
-  let best: { from: number; to: number; score: number } | undefined;
+  let best: { from: number; to: number; score: number; leftSegments: number } | undefined;
   // Candidate gutters start where a left-hand segment ends, within the middle half of the text.
   for (const edge of new Set(segments.map((segment) => Math.round(segment.right)))) {
     if (edge < textLeft + width * 0.25 || edge > textLeft + width * 0.75) continue;
@@ -63,7 +63,9 @@ function findGutter(segments: readonly Segment[]): { from: number; to: number } 
     if (median(leftSide.map((s) => s.right - s.left)) < (edge - textLeft) * MIN_COLUMN_FILL) continue;
     if (median(rightSide.map((s) => s.right - s.left)) < (textRight - to) * MIN_COLUMN_FILL) continue;
     const score = Math.min(leftSide.length, rightSide.length);
-    if (!best || score > best.score) best = { from: edge, to, score };
+    // Of two gutters as good, the one with more of the left column beside it: a ragged right edge (a line ending
+    // further right) must not put that line across the gutter and cut the columns short.
+    if (!best || score > best.score || (score === best.score && leftSide.length > best.leftSegments)) best = { from: edge, to, score, leftSegments: leftSide.length };
   }
   return best && { from: best.from, to: best.to };
 }
