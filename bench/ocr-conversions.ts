@@ -10,7 +10,7 @@
  *   npm run bench:ocr   (builds the API; needs PostgreSQL, Redis, poppler-utils, tesseract-ocr, img2pdf)
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
