@@ -194,11 +194,9 @@ export class PopplerRuntime implements EngineRuntime {
       const parts = await this.plainText(job, tempDir, ['-layout'], 50);
       const scanned = await this.readScans(job, parts, 'txt', tempDir);
       const replacements = new Map(await Promise.all(scanned.map(async ({ page, path }) => [page, await readFile(path, 'utf8')] as const)));
-      let written = 0;
       for (const { path, first } of parts) {
         await appendWithPages(path, outputPath, first, replacements);
-        written = (await stat(outputPath)).size;
-        if (written > job.context.limits.maxOutputBytes) throw outputTooLarge(job.context.limits.maxOutputBytes);
+        if ((await stat(outputPath)).size > job.context.limits.maxOutputBytes) throw outputTooLarge(job.context.limits.maxOutputBytes);
       }
     }).catch(async (error: unknown) => {
       await rm(outputPath, { force: true });
