@@ -92,7 +92,7 @@ describe('PopplerRuntime pdf → md (poppler-utils; LibreOffice and Ghostscript 
   it('is the plan the graph chooses for pdf → md: one poppler step, no pandoc', () => {
     const plan = new ConversionGraph(ENGINE_DESCRIPTORS).plan('pdf', 'md');
     expect(plan?.steps.map((step) => `${step.engine}:${step.from}→${step.to}`)).toEqual(['poppler:pdf→md']);
-    expect(POPPLER_DESCRIPTOR.pairs).toContainEqual({ from: 'pdf', to: 'md', recommended: true, options: ['pages'], firstStepOnly: true });
+    expect(POPPLER_DESCRIPTOR.pairs).toContainEqual({ from: 'pdf', to: 'md', recommended: true, options: ['pages', 'languages'], firstStepOnly: true });
   });
 
   it('reads a LibreOffice PDF back: headings, a paragraph with bold, italic and a link, nested bullets, a numbered list, a table, two columns in order; no running header or page numbers', async () => {
