@@ -75,14 +75,16 @@ beforeAll(async () => {
 });
 
 /**
- * The soffice.bin pids of the pool once every instance has one: an instance replaced by an earlier test
- * (after its conversion limit, or a crash) may still be starting, and its pid is not known until it is up.
+ * The soffice.bin pids of the pool once every instance is ready: an instance replaced by an earlier test
+ * (after its conversion limit, a kill or a crash) may still be starting, and a starting soffice.bin may restart
+ * itself under a new pid before its bridge connects.
  */
 async function startedOfficePids(): Promise<Array<number | undefined>> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const pids = (await runtime.inspect()).instances.map((i) => i.officePid).sort();
-    if (pids.every((pid) => pid !== undefined) || Date.now() > deadline) return pids;
+    const { instances } = await runtime.inspect();
+    const pids = instances.map((i) => i.officePid).sort();
+    if (instances.every((i) => i.ready && i.officePid !== undefined) || Date.now() > deadline) return pids;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -210,6 +210,8 @@ export class LibreOfficeRuntime implements EngineRuntime {
         profileDir: instance.profileDir,
         conversions: instance.conversions,
         idle: instance.idle,
+        /** Connected to its bridge: a starting soffice may still restart itself (a new soffice.bin pid). */
+        ready: instance.version !== '',
         officePid: await instance.officePid(),
         processes: await instance.processes(),
       })),
