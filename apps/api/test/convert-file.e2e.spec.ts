@@ -60,6 +60,17 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
     await chain?.stop();
   });
 
+  it('an upload\'s challenge declares Bazaar metadata for a multipart body, as /.well-known/x402.json publishes it', async () => {
+    const response = await convert(fetch, png, fieldsFor(png, 'picture.png', 'webp'));
+    expect(response.status).toBe(402);
+    const challenge = (await response.json()) as { extensions?: { bazaar?: { info: { input: Record<string, unknown> }; schema: object } } };
+    expect(challenge.extensions?.bazaar?.info.input).toMatchObject({ type: 'http', method: 'POST', bodyType: 'form-data', body: expect.objectContaining({ target_format: 'md' }) });
+    expect(JSON.stringify(challenge.extensions?.bazaar?.schema)).toContain('"status_url"');
+    const wellKnown = (await (await fetch(`${t.baseUrl}/.well-known/x402.json`)).json()) as { resources: Array<{ operationId: string; extensions?: unknown }> };
+    expect(wellKnown.resources.find((r) => r.operationId === 'createConversionJob')?.extensions).toEqual(challenge.extensions);
+    expect(wellKnown.resources.find((r) => r.operationId === 'purchaseConversionResult')).not.toHaveProperty('extensions');
+  });
+
   it('PNG → webp: the official client pays the job fee, the job runs, status shows the result price', async () => {
     const before = await payTo();
     const response = await convert(pay, png, fieldsFor(png, 'picture.png', 'webp'));
@@ -86,7 +97,10 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
     // Buy the result: 402 with the tier price, then the paid retry.
     const challenge = await fetch(done.result_url as string);
     expect(challenge.status).toBe(402);
-    expect(((await challenge.json()) as { accepts: Array<{ amount: string }> }).accepts[0]!.amount).toBe('20000');
+    const resultChallenge = (await challenge.json()) as { accepts: Array<{ amount: string }>; extensions?: unknown };
+    expect(resultChallenge.accepts[0]!.amount).toBe('20000');
+    // A result's URL is one job's: not a resource a catalogue lists.
+    expect(resultChallenge.extensions).toBeUndefined();
     const beforeResult = await payTo();
     const bought = await pay(done.result_url as string);
     expect(bought.status).toBe(200);

@@ -55,6 +55,16 @@ describe('x402 payments on the dev chain (real settlement)', () => {
     expect(decodeBase64Json(response.headers.get('payment-required'))).toEqual(body);
   });
 
+  it('declares Bazaar discovery metadata in the challenge, as /.well-known/x402.json publishes it, in a header clients take', async () => {
+    const response = await post();
+    const body = (await response.json()) as Challenge & { extensions?: { bazaar?: { info: { input: Record<string, unknown> } } } };
+    expect(body.extensions?.bazaar?.info.input).toMatchObject({ type: 'http', method: 'POST', bodyType: 'json', body: expect.objectContaining({ filename: expect.any(String) }) });
+    const wellKnown = (await (await fetch(`${t.baseUrl}/.well-known/x402.json`)).json()) as { resources: Array<{ operationId: string; extensions?: unknown }> };
+    expect(wellKnown.resources.find((r) => r.operationId === 'detectFileType')?.extensions).toEqual(body.extensions);
+    // undici and Node refuse response headers past 16 KiB in all.
+    expect(response.headers.get('payment-required')!.length).toBeLessThan(8192);
+  });
+
   it('the official @x402/fetch client pays a detection: 200, a settled receipt, payTo +2000 exactly', async () => {
     const before = await payTo();
     const response = await payingFetch(chain, payer(0))(url, {

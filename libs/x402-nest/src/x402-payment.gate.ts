@@ -48,6 +48,11 @@ export interface X402GateOptions {
   onError?: (message: string, error: unknown) => void;
   /** Hears how each settlement of a route ended (metrics); must not throw. */
   onSettlement?: (route: string, outcome: SettlementOutcome) => void;
+  /**
+   * The x402 extensions a route declares in its challenges (Bazaar discovery metadata…), asked once per route
+   * at its first request. Each needs its resource-server extension registered to be enriched (method, path).
+   */
+  extensionsOf?: (route: PaidRoute) => Record<string, unknown> | undefined;
 }
 
 /** `settled`: the money moved; `refused`: the facilitator declined (402); `unavailable`: it could not be asked (503). */
@@ -61,7 +66,8 @@ export class X402PaymentGate {
   private readonly routeServers = new Map<string, Promise<x402HTTPResourceServer>>();
   /**
    * An unpaid request's challenge depends only on its route, its price and its resource URL: the route servers
-   * have no hooks or extensions, and the `exact` scheme adds nothing per request (no nonce, no timestamp).
+   * have no hooks, their extensions are declared once per route (enriched only from the method and the URL), and
+   * the `exact` scheme adds nothing per request (no nonce, no timestamp).
    */
   private readonly challenges = new ChallengeCache();
 
@@ -80,7 +86,7 @@ export class X402PaymentGate {
 
   /** Challenge, decode, verify and record: the payment is then held until its route settles or releases it. */
   private async collect(request: FastifyRequest, reply: FastifyReply, route: PaidRoute, priceAtomic: string, reference: string | undefined): Promise<CollectedPayment> {
-    const server = await this.routeServer(route);
+    const server = await this.routeServer(route, request.routeOptions?.url ?? (request.url.split('?')[0] || '/'));
     const context = (paymentHeader?: string): HTTPRequestContext => ({
       adapter: new FastifyHttpAdapter(request, priceAtomic, paymentHeader, this.options.publicBaseUrl),
       path: request.url.split('?')[0] ?? '/',
@@ -223,10 +229,14 @@ export class X402PaymentGate {
     return new X402PaymentRequiredException(decodePaymentRequiredHeader(encoded), headers);
   }
 
-  private routeServer(route: PaidRoute): Promise<x402HTTPResourceServer> {
+  /**
+   * `pattern`: the route's Fastify path (`/jobs/:id/result`), which Bazaar metadata names; any method (a GET route
+   * answers HEAD too).
+   */
+  private routeServer(route: PaidRoute, pattern: string): Promise<x402HTTPResourceServer> {
     let server = this.routeServers.get(route.name);
     if (!server) {
-      server = this.createRouteServer(route);
+      server = this.createRouteServer(route, pattern);
       this.routeServers.set(route.name, server);
       // A facilitator that was down at the first request must not stay cached as a failure.
       server.catch(() => this.routeServers.delete(route.name));
@@ -234,10 +244,12 @@ export class X402PaymentGate {
     return server;
   }
 
-  private async createRouteServer(route: PaidRoute): Promise<x402HTTPResourceServer> {
+  private async createRouteServer(route: PaidRoute, pattern: string): Promise<x402HTTPResourceServer> {
+    const extensions = this.options.extensionsOf?.(route);
     const config: RouteConfig = {
       description: route.description,
       mimeType: route.mimeType ?? 'application/json',
+      ...(extensions ? { extensions } : {}),
       accepts: this.options.accepts.map((accepted) => ({
         scheme: accepted.scheme,
         network: accepted.network as `${string}:${string}`,
@@ -251,7 +263,7 @@ export class X402PaymentGate {
         ...(accepted.extra ? { extra: accepted.extra } : {}),
       })),
     };
-    const server = new x402HTTPResourceServer(this.options.resourceServer, config);
+    const server = new x402HTTPResourceServer(this.options.resourceServer, { [pattern]: config });
     try {
       await server.initialize();
     } catch (error) {

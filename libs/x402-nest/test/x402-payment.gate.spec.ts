@@ -78,6 +78,24 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
     expect(ledger.all()).toEqual([]);
   });
 
+  it('declares the extensions a route asks for in its challenge, asking once per route, on a route with a path parameter too', async () => {
+    const asked: string[] = [];
+    gate = new X402PaymentGate({
+      resourceServer: new x402ResourceServer(facilitator).register(NETWORK, new ExactEvmScheme()),
+      accepts: [{ scheme: 'exact', network: NETWORK, asset: ASSET, payTo: PAY_TO }],
+      ledger,
+      extensionsOf: (route) => (asked.push(route.name), route.name === ROUTE.name ? { catalogue: { info: { listed: true } } } : undefined),
+    });
+    expect((await challengeOf(2000)).extensions).toEqual({ catalogue: { info: { listed: true } } });
+    expect((await challengeOf(3000)).extensions).toEqual({ catalogue: { info: { listed: true } } });
+    const { request, reply } = exchange();
+    Object.assign(request, { method: 'GET', url: '/jobs/job_1/result?x=1', routeOptions: { url: '/jobs/:job_id/result' } });
+    const refusal = (await gate.paymentFor(request, reply, { name: 'purchase', description: 'Buy.' }).collect(2000).catch((error: unknown) => error)) as X402PaymentRequiredException;
+    expect(refusal).toBeInstanceOf(X402PaymentRequiredException);
+    expect(refusal.challenge.extensions).toBeUndefined();
+    expect(asked).toEqual([ROUTE.name, 'purchase']);
+  });
+
   it('answers unpaid requests from a challenge built once per price and resource URL', async () => {
     const first = await challengeOf(2000);
     expect(await challengeOf(2000)).toBe(first);

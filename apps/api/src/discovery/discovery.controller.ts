@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../config/app-config.token.js';
 import { ConversionCatalogue } from '../catalogue/conversion-catalogue.service.js';
 import { ApiJsonResponse } from '../http-kit/api-docs.decorators.js';
 import { availableConversions } from './available-conversions.js';
+import { publishedBazaarExtensions } from './bazaar-discovery.js';
 import { formatCatalogue } from './format-catalogue.js';
 import { type FormatCatalogue, FormatCatalogueSchema } from './format-catalogue.schemas.js';
 import { renderLandingPage } from './landing-page.js';
@@ -91,6 +92,7 @@ export class DiscoveryController {
       paymentsMode: this.rails.mode,
       devChain: this.rails.devChain,
       conversions: availableConversions((await this.catalogue.current()).graph),
+      extensionsOf: (resource) => publishedBazaarExtensions(this.openApi.json(), resource.operationId, resource.method),
     });
   }
 }

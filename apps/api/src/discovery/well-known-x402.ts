@@ -13,6 +13,8 @@ export function renderWellKnownX402(input: {
   paymentsMode: PaymentMode;
   devChain?: DevChainInfo;
   conversions: AvailableConversions;
+  /** A resource's x402 extensions as its challenge declares them (Bazaar discovery metadata). */
+  extensionsOf: (resource: PaidResource) => Record<string, unknown> | undefined;
 }) {
   return {
     x402Version: 2,
@@ -43,6 +45,8 @@ export function renderWellKnownX402(input: {
         payTo: accepted.payTo,
         ...(r.price.mode === 'fixed' ? { amount: r.price.atomic_units } : {}),
       })),
+      /** Absent (undefined, left out of the JSON) for a resource that declares none. */
+      extensions: input.extensionsOf(r),
     })),
     /** What the running workers convert now (source format → targets). */
     conversions: input.conversions,

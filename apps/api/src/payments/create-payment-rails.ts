@@ -1,5 +1,6 @@
 import { GuardedFacilitatorClient } from '@fileshift/x402-nest';
 import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server';
+import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { ExactSvmScheme } from '@x402/svm/exact/server';
 import type { PaymentConfig } from '../config/app-config.js';
@@ -23,7 +24,7 @@ export async function createPaymentRails(config: PaymentConfig, onFacilitatorErr
   const metered = (guarded: GuardedFacilitatorClient) => new MeteredFacilitatorClient(guarded, (operation) => onFacilitatorError(operation, 'unavailable'));
   if (config.mode === 'dev') {
     const dev = await startDevPayments(config.devChainRpcUrl, onRefusedError);
-    const resourceServer = new x402ResourceServer(metered(dev.facilitator)).register(dev.info.network as `${string}:${string}`, new ExactEvmScheme());
+    const resourceServer = withExtensions(new x402ResourceServer(metered(dev.facilitator)).register(dev.info.network as `${string}:${string}`, new ExactEvmScheme()));
     return new PaymentRails('dev', acceptedPayments(config, dev.info), resourceServer, dev.info, dev.stop);
   }
   const authHeaders = config.facilitatorAuthHeaders;
@@ -37,10 +38,15 @@ export async function createPaymentRails(config: PaymentConfig, onFacilitatorErr
     onRefusedError,
   );
   const accepts = acceptedPayments(config);
-  const resourceServer = new x402ResourceServer(metered(facilitator));
+  const resourceServer = withExtensions(new x402ResourceServer(metered(facilitator)));
   for (const accepted of accepts) {
     const network = accepted.network as `${string}:${string}`;
     resourceServer.register(network, network.startsWith('solana:') ? new ExactSvmScheme() : new ExactEvmScheme());
   }
   return new PaymentRails('live', accepts, resourceServer, undefined);
+}
+
+/** The x402 extensions our challenges declare: Bazaar's server side adds each route's method to its metadata. */
+function withExtensions(server: x402ResourceServer): x402ResourceServer {
+  return server.registerExtension(bazaarResourceServerExtension);
 }

@@ -1,8 +1,11 @@
 import { Logger, Module } from '@nestjs/common';
-import { type SettlementOutcome, X402Module } from '@fileshift/x402-nest';
+import { type PaidRoute, type SettlementOutcome, X402Module } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ServiceMetrics } from '../metrics/service-metrics.js';
+import { bazaarExtensions } from '../discovery/bazaar-discovery.js';
+import { DiscoveryModule } from '../discovery/discovery.module.js';
+import { OpenApiDocumentStore } from '../discovery/openapi-document.store.js';
 import { settlementKindOf } from './settlement-kind.js';
 import { PaymentLedgerRepository } from './payment-ledger.repository.js';
 import { PaymentRails } from './payment-rails.js';
@@ -15,15 +18,17 @@ const logger = new Logger('x402');
   imports: [
     PaymentRailsModule,
     X402Module.forRootAsync({
-      imports: [PaymentRailsModule],
-      inject: [APP_CONFIG, PaymentRails, PaymentLedgerRepository, ServiceMetrics],
-      useFactory: (config: AppConfig, rails: PaymentRails, ledger: PaymentLedgerRepository, metrics: ServiceMetrics) => ({
+      imports: [PaymentRailsModule, DiscoveryModule],
+      inject: [APP_CONFIG, PaymentRails, PaymentLedgerRepository, ServiceMetrics, OpenApiDocumentStore],
+      useFactory: (config: AppConfig, rails: PaymentRails, ledger: PaymentLedgerRepository, metrics: ServiceMetrics, openApi: OpenApiDocumentStore) => ({
         resourceServer: rails.resourceServer,
         accepts: rails.accepts,
         ledger,
         publicBaseUrl: config.publicBaseUrl,
         onError: (message: string, error: unknown) => logger.error(`${message}: ${error instanceof Error ? error.message : String(error)}`),
         onSettlement: (route: string, outcome: SettlementOutcome) => metrics.settlementEnded(settlementKindOf(route), outcome),
+        // Asked at a route's first request, after bootstrap built the document.
+        extensionsOf: (route: PaidRoute) => bazaarExtensions(openApi.json(), route.name),
       }),
     }),
   ],
