@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { buildOpenApiDocument } from './discovery/build-openapi-document.js';
-import { OpenApiDocumentStore } from './discovery/openapi-document.store.js';
+import { OpenApiDocumentStore } from './http-kit/openapi-document.store.js';
 import { answerFrameworkError } from './http-kit/answer-framework-error.js';
 import { ClosingFastifyAdapter } from './http-kit/closing-fastify.adapter.js';
 import { apiOfFastifyRequest, matchedRoutePattern } from './http-kit/api-of-request.js';

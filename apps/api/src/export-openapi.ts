@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { pino } from 'pino';
 import { createHttpApp } from './bootstrap.js';
 import { loadConfig } from './config/app-config.js';
-import { OpenApiDocumentStore } from './discovery/openapi-document.store.js';
+import { OpenApiDocumentStore } from './http-kit/openapi-document.store.js';
 import { serviceVersion } from './version.js';
 
 /** The server URL written into the exported document, so the export does not depend on the machine. */

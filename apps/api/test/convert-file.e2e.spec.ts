@@ -8,7 +8,7 @@ import { jobInputKey, jobOutputKey } from '../src/conversion-jobs/job-storage-ke
 import { FILE_STORAGE, type FileStorage } from '../src/storage/file-storage.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { runPurgeExpired } from './support/test-queue.js';
-import { payingFetch } from './support/x402-payer.js';
+import { identifiedPayingFetch, payingFetch } from './support/x402-payer.js';
 
 interface StatusBody {
   status: string;
@@ -68,7 +68,23 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
     expect(JSON.stringify(challenge.extensions?.bazaar?.schema)).toContain('"status_url"');
     const wellKnown = (await (await fetch(`${t.baseUrl}/.well-known/x402.json`)).json()) as { resources: Array<{ operationId: string; extensions?: unknown }> };
     expect(wellKnown.resources.find((r) => r.operationId === 'createConversionJob')?.extensions).toEqual(challenge.extensions);
-    expect(wellKnown.resources.find((r) => r.operationId === 'purchaseConversionResult')).not.toHaveProperty('extensions');
+    expect(Object.keys(wellKnown.resources.find((r) => r.operationId === 'purchaseConversionResult')?.extensions as object)).toEqual(['payment-identifier']);
+  });
+
+  it('an upload repeated with its payment identifier (no Idempotency-Key) answers the first job and charges once; another upload with it is 409', async () => {
+    const before = await payTo();
+    const identified = identifiedPayingFetch(chain, privateKeyToAccount(chain.payerPrivateKeys[4]!), `pay_${crypto.randomUUID().replaceAll('-', '')}`);
+    const first = await convert(identified, png, fieldsFor(png, 'repeat.png', 'webp'));
+    expect(first.status).toBe(202);
+    const again = await convert(identified, png, fieldsFor(png, 'repeat.png', 'webp'));
+    expect(again.status).toBe(202);
+    const [firstJob, againJob] = [(await first.json()) as { job_id: string }, (await again.json()) as { job_id: string; message?: string }];
+    expect(againJob.job_id).toBe(firstJob.job_id);
+    expect(againJob.message).toMatch(/payment identifier; no new fee/);
+    const other = await convert(identified, png, fieldsFor(png, 'repeat.png', 'avif'));
+    expect(other.status).toBe(409);
+    expect(await other.json()).toMatchObject({ error: { code: 'conflict', message: expect.stringMatching(/payment identifier was used for a different request/) } });
+    expect(await payTo()).toBe(before + 2000n);
   });
 
   it('PNG → webp: the official client pays the job fee, the job runs, status shows the result price', async () => {
@@ -100,7 +116,7 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
     const resultChallenge = (await challenge.json()) as { accepts: Array<{ amount: string }>; extensions?: unknown };
     expect(resultChallenge.accepts[0]!.amount).toBe('20000');
     // A result's URL is one job's: not a resource a catalogue lists.
-    expect(resultChallenge.extensions).toBeUndefined();
+    expect(Object.keys(resultChallenge.extensions as object)).toEqual(['payment-identifier']);
     const beforeResult = await payTo();
     const bought = await pay(done.result_url as string);
     expect(bought.status).toBe(200);

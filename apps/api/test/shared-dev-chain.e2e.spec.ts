@@ -6,7 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type ServiceProcess, spawnService, waitFor } from './support/service-process.js';
 import { createTestEnvironment } from './support/test-app.js';
-import { decodeBase64Json, payingFetch } from './support/x402-payer.js';
+import { decodeBase64Json, identifiedPayingFetch, payingFetch } from './support/x402-payer.js';
 
 const PNG_HEADER = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex').toString('base64');
 const detectBody = JSON.stringify({ filename: 'picture.png', size_bytes: 4096, header_first_200_bytes_base64: PNG_HEADER });
@@ -90,5 +90,26 @@ describe('two API processes in dev mode sharing one dev chain', () => {
     }
     expect(transactions.size).toBe(2);
     expect(await chain.usdcBalanceOf(chain.payTo)).toBe(before + 2n * DETECT_PRICE);
+  });
+
+  it('a detection repeated on the other API with its payment identifier: the first answer and receipt, settled once; another request with it is 409', async () => {
+    const before = await chain.usdcBalanceOf(chain.payTo);
+    const id = `pay_${crypto.randomUUID().replaceAll('-', '')}`;
+    const account = privateKeyToAccount(chain.payerPrivateKeys[2]!);
+    const detect = (api: ApiProcess, body = detectBody) =>
+      identifiedPayingFetch(chain, account, id)(`${api.baseUrl}/api/x402/v1/detect-file-type`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const first = await detect(apis[0]!);
+    expect(first.status).toBe(200);
+    const again = await detect(apis[1]!);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual(await first.json());
+    const receipt = decodeBase64Json<{ transaction: string }>(first.headers.get('payment-response'));
+    expect(decodeBase64Json<{ transaction: string; amount: string }>(again.headers.get('payment-response'))).toMatchObject({ transaction: receipt.transaction, amount: '2000' });
+    expect(await chain.usdcBalanceOf(chain.payTo)).toBe(before + DETECT_PRICE);
+
+    const other = await detect(apis[1]!, detectBody.replace('picture.png', 'other.png'));
+    expect(other.status).toBe(409);
+    expect(await other.json()).toMatchObject({ error: { code: 'conflict', message: expect.stringMatching(/payment identifier was used for a different request/) } });
+    expect(await chain.usdcBalanceOf(chain.payTo)).toBe(before + DETECT_PRICE);
   });
 });

@@ -5,11 +5,12 @@ export { Paid, PAID_ROUTE_METADATA, type PaidOptions } from './paid.decorator.js
 export { Payment, RoutePaymentPipe } from './payment.decorator.js';
 export type { CollectedPayment, PaymentReceipt, RoutePayment } from './route-payment.js';
 export { AFTER_SETTLEMENT_RETRIES, type RetryOptions, withRetries } from './with-retries.js';
-export { type PaymentLedger, PaymentReplayError, type SettledPayment, type VerifiedPaymentRecord } from './payment-ledger.js';
+export { type EarlierPayment, PaymentIdentifierInUseError, type PaymentLedger, PaymentReplayError, type SettledPayment, type VerifiedPaymentRecord } from './payment-ledger.js';
+export { carriedIdentifier, PAYMENT_IDENTIFIER_DECLARATION, requestFingerprint } from './payment-identifier.js';
 export { encodeHeader, readPaymentHeader, type ReadPayment, upgradeV1Payment } from './payment-header.js';
 export { payerOf, paymentNonce } from './payment-nonce.js';
 export { toCaip2Network, V1_NETWORK_TO_CAIP2 } from './v1-networks.js';
 export { X402PaymentGate, type PaidRoute, type SettlementOutcome, type X402GateOptions } from './x402-payment.gate.js';
 export { X402ChallengeFilter } from './x402-challenge.filter.js';
 export { X402Module, type X402ModuleAsyncOptions } from './x402.module.js';
-export { X402PaymentRequiredException, X402UnavailableException } from './x402.exceptions.js';
+export { X402PaymentIdentifierConflictException, X402PaymentRequiredException, X402UnavailableException } from './x402.exceptions.js';

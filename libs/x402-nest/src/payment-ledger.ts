@@ -11,6 +11,17 @@ export interface VerifiedPaymentRecord {
   payTo: string;
   nonce: string;
   reference: string | null;
+  /** The payment's identifier scoped by its payer (x402 `payment-identifier`), when it carries one. */
+  paymentId: string | null;
+  /** What the request was (route, path, price, body): the identifier answers only the same request again. */
+  requestFingerprint: string | null;
+}
+
+/** A payment recorded earlier with the same identifier, not failed: settled (with its receipt) or still in flight. */
+export interface EarlierPayment {
+  endpoint: string;
+  requestFingerprint: string | null;
+  receipt?: PaymentReceipt;
 }
 
 export interface SettledPayment {
@@ -26,8 +37,13 @@ export interface SettledPayment {
  * `discardUnverified` when verification did not succeed.
  */
 export interface PaymentLedger {
-  /** Durably records the payment, refusing a nonce already recorded on its network; answers the record's id. */
+  /**
+   * Durably records the payment, refusing a nonce already recorded on its network (PaymentReplayError) and an
+   * identifier held by another payment that has not failed (PaymentIdentifierInUseError); answers the record's id.
+   */
   recordVerified(record: VerifiedPaymentRecord): Promise<string>;
+  /** The payment, verified or settled, that holds this scoped identifier. */
+  paymentWithId(paymentId: string): Promise<EarlierPayment | undefined>;
   /** Removes the record of a payment that was not verified, so that the same signed payment may be presented again. */
   discardUnverified(id: string): Promise<void>;
   /** Marks the payment settled and answers the receipt as stored: the one the client is handed. */
@@ -39,5 +55,12 @@ export class PaymentReplayError extends Error {
   constructor(readonly nonce: string) {
     super(`payment nonce ${nonce} was already used`);
     this.name = 'PaymentReplayError';
+  }
+}
+
+export class PaymentIdentifierInUseError extends Error {
+  constructor(readonly paymentId: string) {
+    super(`payment identifier ${paymentId} is held by another payment`);
+    this.name = 'PaymentIdentifierInUseError';
   }
 }

@@ -22,6 +22,12 @@ export interface RoutePayment {
    * facilitator cannot be reached.
    */
   collect(priceAtomic: number | bigint | string, reference?: string): Promise<CollectedPayment>;
+  /**
+   * The identifier (x402 `payment-identifier`, scoped by payer) of the payment the request carries, read but not
+   * yet verified; undefined without one. A route whose request the gate cannot compare (a multipart upload) dedupes
+   * by it, so a repeated request finds the first one's answer before it collects anything.
+   */
+  readonly identifier: string | undefined;
 }
 
 /** A verified and recorded payment, not yet settled: settle it once the work is done, or release it. */
@@ -29,6 +35,11 @@ export interface CollectedPayment {
   readonly network: string;
   readonly amountAtomic: string;
   readonly payer: string | null;
+  /**
+   * The request repeats an earlier one with the same payment identifier whose payment settled: `settle` answers
+   * that payment's receipt and charges nothing.
+   */
+  readonly repeated: boolean;
   /**
    * Settles, records the settlement (retried through a short database outage: the money moved) and sets
    * the `PAYMENT-RESPONSE` header. Throws 402 with the reason when it does not settle, 503 when the

@@ -16,12 +16,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AcceptedPayment } from './accepted-payment.js';
 import { ChallengeCache, type OfferedChallenge } from './challenge-cache.js';
 import { FastifyHttpAdapter } from './fastify-http.adapter.js';
-import { type PaymentLedger, PaymentReplayError } from './payment-ledger.js';
+import { type EarlierPayment, PaymentIdentifierInUseError, type PaymentLedger, PaymentReplayError } from './payment-ledger.js';
+import { carriedIdentifier, PAYMENT_IDENTIFIER_DECLARATION, requestFingerprint } from './payment-identifier.js';
 import { encodeHeader, readPaymentHeader, upgradeV1Payment } from './payment-header.js';
 import { payerOf, paymentNonce } from './payment-nonce.js';
-import type { CollectedPayment, RoutePayment } from './route-payment.js';
+import type { CollectedPayment, PaymentReceipt, RoutePayment } from './route-payment.js';
 import { AFTER_SETTLEMENT_RETRIES, withRetries } from './with-retries.js';
-import { X402PaymentRequiredException, X402UnavailableException } from './x402.exceptions.js';
+import { X402PaymentIdentifierConflictException, X402PaymentRequiredException, X402UnavailableException } from './x402.exceptions.js';
 
 const REPLAY_REASON = 'payment_already_used: this signed payment was presented before';
 
@@ -81,7 +82,14 @@ export class X402PaymentGate {
 
   /** The payment of one request to `route`: what its handler collects and settles. */
   paymentFor(request: FastifyRequest, reply: FastifyReply, route: PaidRoute): RoutePayment {
-    return { collect: async (priceAtomic, reference) => this.collect(request, reply, route, toPrice(priceAtomic), reference) };
+    return {
+      collect: async (priceAtomic, reference) => this.collect(request, reply, route, toPrice(priceAtomic), reference),
+      get identifier() {
+        const presented = readPaymentHeader(request.headers);
+        const carried = presented.kind === 'v2' ? carriedIdentifier(presented.payload) : undefined;
+        return carried?.kind === 'valid' ? carried.scoped : undefined;
+      },
+    };
   }
 
   /** Challenge, decode, verify and record: the payment is then held until its route settles or releases it. */
@@ -115,14 +123,25 @@ export class X402PaymentGate {
         payload = presented.payload;
     }
 
+    const carried = carriedIdentifier(payload);
+    if (carried.kind === 'invalid') throw await this.challenge(server, context(), route, `invalid_payment_identifier: ${carried.reason}`);
+    const identifier = carried.kind === 'valid' ? { scoped: carried.scoped, fingerprint: requestFingerprint(request, route.name, priceAtomic) } : undefined;
+
     const paymentHeader = encodeHeader(payload);
     // The nonce is reserved in the ledger beside verification, not after it, so the durable write before
     // settlement adds no round trip of its own. A payment that is not verified gives its reservation back:
     // the same signed payment may be presented again once the payer can pay (or the facilitator is back).
     const [reservation, verification] = await Promise.allSettled([
-      this.reserve(payload, route, reference),
+      this.reserve(payload, route, reference, identifier),
       this.unlessUnavailable(() => server.processHTTPRequest(context(paymentHeader)), 'verify'),
     ]);
+    if (reservation.status === 'rejected' && identifier && (reservation.reason instanceof PaymentReplayError || reservation.reason instanceof PaymentIdentifierInUseError)) {
+      // Before the verification's outcome: the first payment may have spent what this one would pay with.
+      const earlier = await this.options.ledger.paymentWithId(identifier.scoped);
+      if (earlier) return this.repeated(earlier, identifier.fingerprint, route, reply);
+      // Held a moment ago, failed since: the identifier is free again.
+      if (reservation.reason instanceof PaymentIdentifierInUseError) throw new X402PaymentIdentifierConflictException('in_progress');
+    }
     if (reservation.status === 'rejected' && reservation.reason instanceof PaymentReplayError) throw await this.challenge(server, context(), route, REPLAY_REASON);
     const verified = verification.status === 'fulfilled' ? verification.value : undefined;
     if (verified?.type !== 'payment-verified') {
@@ -145,6 +164,7 @@ export class X402PaymentGate {
       network: paymentRequirements.network,
       amountAtomic: paymentRequirements.amount,
       payer: payerOf(paymentPayload) ?? null,
+      repeated: false,
       release: async (reason) => {
         close();
         await ledger.recordFailed(recordId, reason);
@@ -183,8 +203,29 @@ export class X402PaymentGate {
     };
   }
 
+  /**
+   * A request repeated with the identifier of an earlier payment: that payment's receipt when it settled for the
+   * same request; 409 when it was for another request, or is still being settled.
+   */
+  private repeated(earlier: EarlierPayment, fingerprint: string, route: PaidRoute, reply: FastifyReply): CollectedPayment {
+    if (earlier.endpoint !== route.name || earlier.requestFingerprint !== fingerprint) throw new X402PaymentIdentifierConflictException('reused');
+    const receipt = earlier.receipt;
+    if (!receipt) throw new X402PaymentIdentifierConflictException('in_progress');
+    return {
+      network: receipt.network,
+      amountAtomic: receipt.amountAtomic,
+      payer: receipt.payer,
+      repeated: true,
+      release: async () => undefined,
+      settle: async () => {
+        reply.header('PAYMENT-RESPONSE', encodePaymentResponseHeader(paymentResponseOf(receipt)));
+        return receipt;
+      },
+    };
+  }
+
   /** Records the payment as presented for `route`; a nonce seen before on its network is a replay (PaymentReplayError). */
-  private reserve(payload: PaymentPayload, route: PaidRoute, reference: string | undefined): Promise<string> {
+  private reserve(payload: PaymentPayload, route: PaidRoute, reference: string | undefined, identifier: { scoped: string; fingerprint: string } | undefined): Promise<string> {
     const requirements = payload.accepted;
     return this.options.ledger.recordVerified({
       endpoint: route.name,
@@ -196,6 +237,8 @@ export class X402PaymentGate {
       payTo: requirements.payTo,
       nonce: paymentNonce(payload),
       reference: reference ?? null,
+      paymentId: identifier?.scoped ?? null,
+      requestFingerprint: identifier?.fingerprint ?? null,
     });
   }
 
@@ -245,11 +288,11 @@ export class X402PaymentGate {
   }
 
   private async createRouteServer(route: PaidRoute, pattern: string): Promise<x402HTTPResourceServer> {
-    const extensions = this.options.extensionsOf?.(route);
+    const extensions = { ...PAYMENT_IDENTIFIER_DECLARATION, ...this.options.extensionsOf?.(route) };
     const config: RouteConfig = {
       description: route.description,
       mimeType: route.mimeType ?? 'application/json',
-      ...(extensions ? { extensions } : {}),
+      extensions,
       accepts: this.options.accepts.map((accepted) => ({
         scheme: accepted.scheme,
         network: accepted.network as `${string}:${string}`,
@@ -281,4 +324,9 @@ export class X402PaymentGate {
       throw new X402UnavailableException('The payment facilitator is unavailable; nothing was charged. Retry later.');
     }
   }
+}
+
+/** The settlement answer (PAYMENT-RESPONSE) of a payment settled earlier, from its receipt. */
+function paymentResponseOf(receipt: PaymentReceipt) {
+  return { success: true, transaction: receipt.txHash, network: receipt.network as `${string}:${string}`, amount: receipt.amountAtomic, ...(receipt.payer ? { payer: receipt.payer } : {}) };
 }

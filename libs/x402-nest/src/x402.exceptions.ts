@@ -39,3 +39,18 @@ export class X402UnavailableException extends HttpException {
     super(message, 503);
   }
 }
+
+/**
+ * 409: the payment's identifier belongs to another request (`reused`), or to a payment of this request that is
+ * still being settled (`in_progress`: retry shortly). Nothing was charged.
+ */
+export class X402PaymentIdentifierConflictException extends HttpException {
+  constructor(readonly reason: 'reused' | 'in_progress') {
+    super(
+      reason === 'reused'
+        ? 'This payment identifier was used for a different request; nothing was charged. Use a new identifier for a new request.'
+        : 'A payment with this identifier is being settled; nothing was charged. Retry shortly for its answer.',
+      409,
+    );
+  }
+}

@@ -4,7 +4,7 @@ import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { encodeHeader, X402PaymentGate, X402PaymentRequiredException, X402UnavailableException } from '../src/index.js';
+import { encodeHeader, X402PaymentGate, X402PaymentIdentifierConflictException, X402PaymentRequiredException, X402UnavailableException } from '../src/index.js';
 import { FakeFacilitator } from './support/fake-facilitator.js';
 import { MemoryLedger } from './support/memory-ledger.js';
 
@@ -86,13 +86,13 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
       ledger,
       extensionsOf: (route) => (asked.push(route.name), route.name === ROUTE.name ? { catalogue: { info: { listed: true } } } : undefined),
     });
-    expect((await challengeOf(2000)).extensions).toEqual({ catalogue: { info: { listed: true } } });
-    expect((await challengeOf(3000)).extensions).toEqual({ catalogue: { info: { listed: true } } });
+    expect((await challengeOf(2000)).extensions?.catalogue).toEqual({ info: { listed: true } });
+    expect((await challengeOf(3000)).extensions?.catalogue).toEqual({ info: { listed: true } });
     const { request, reply } = exchange();
     Object.assign(request, { method: 'GET', url: '/jobs/job_1/result?x=1', routeOptions: { url: '/jobs/:job_id/result' } });
     const refusal = (await gate.paymentFor(request, reply, { name: 'purchase', description: 'Buy.' }).collect(2000).catch((error: unknown) => error)) as X402PaymentRequiredException;
     expect(refusal).toBeInstanceOf(X402PaymentRequiredException);
-    expect(refusal.challenge.extensions).toBeUndefined();
+    expect(Object.keys(refusal.challenge.extensions ?? {})).toEqual(['payment-identifier']);
     expect(asked).toEqual([ROUTE.name, 'purchase']);
   });
 
@@ -145,6 +145,78 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
     await expect(paid.settle()).rejects.toThrow(/already settled or released/);
     expect(facilitator.settled).toHaveLength(1);
     expect(settlements).toEqual([`${ROUTE.name}:settled`]);
+  });
+
+  describe('payment-identifier: a request repeated with the identifier of its settled payment', () => {
+    const ID = 'pay_0123456789abcdef0123';
+    const identified = (payload: PaymentPayload, id = ID): PaymentPayload => ({ ...payload, extensions: { 'payment-identifier': { info: { required: false, id } } } });
+    const collectFor = (payload: PaymentPayload, body: unknown = { filename: 'a.png' }) => {
+      const { request, reply, sent } = exchange({ 'payment-signature': encodeHeader(payload) });
+      Object.assign(request, { body });
+      const payment = gate.paymentFor(request, reply, ROUTE);
+      return { sent, payment, collecting: payment.collect(2000) };
+    };
+
+    it('is declared in every challenge, required of none', async () => {
+      expect((await challengeOf(2000)).extensions?.['payment-identifier']).toMatchObject({ info: { required: false } });
+    });
+
+    it('answers the first payment\'s receipt and settles nothing again, for a new signed payment or the same one resent', async () => {
+      const [accepted] = (await challengeOf(2000)).accepts;
+      const firstPayload = identified(evmPayment(accepted!));
+      const first = collectFor(firstPayload);
+      expect(first.payment.identifier).toBe(`${PAYER.toLowerCase()}/${ID}`);
+      const receipt = await (await first.collecting).settle();
+      // A new signed payment, and the first one resent as it was (its nonce used: a repeat, not a replay).
+      for (const again of [identified(evmPayment(accepted!)), firstPayload]) {
+        const repeat = collectFor(again);
+        const paid = await repeat.collecting;
+        expect(paid.repeated).toBe(true);
+        expect(await paid.settle()).toEqual(receipt);
+        expect(JSON.parse(Buffer.from(repeat.sent['payment-response']!, 'base64').toString())).toMatchObject({ success: true, transaction: receipt.txHash, amount: '2000' });
+      }
+      expect(facilitator.settled).toHaveLength(1);
+      expect(ledger.all().filter((record) => record.status === 'settled')).toHaveLength(1);
+    });
+
+    it('409 for another request with the identifier (another body, another route), or while the first is being settled; nothing charged', async () => {
+      const [accepted] = (await challengeOf(2000)).accepts;
+      const first = await collectFor(identified(evmPayment(accepted!))).collecting;
+      const inFlight = await collectFor(identified(evmPayment(accepted!))).collecting.catch((error: unknown) => error);
+      expect(inFlight).toBeInstanceOf(X402PaymentIdentifierConflictException);
+      expect((inFlight as X402PaymentIdentifierConflictException).reason).toBe('in_progress');
+      await first.settle();
+      const other = await collectFor(identified(evmPayment(accepted!)), { filename: 'b.png' }).collecting.catch((error: unknown) => error);
+      expect(other).toMatchObject({ reason: 'reused' });
+      expect((other as X402PaymentIdentifierConflictException).getStatus()).toBe(409);
+      const { request, reply } = exchange({ 'payment-signature': encodeHeader(identified(evmPayment(accepted!))) });
+      Object.assign(request, { body: { filename: 'a.png' } });
+      await expect(gate.paymentFor(request, reply, { name: 'otherRoute', description: 'Other.' }).collect(2000)).rejects.toMatchObject({ reason: 'reused' });
+      expect(facilitator.settled).toHaveLength(1);
+    });
+
+    it('is free again once its payment failed, and is scoped by payer: another payer\'s identical identifier is its own', async () => {
+      const [accepted] = (await challengeOf(2000)).accepts;
+      await (await collectFor(identified(evmPayment(accepted!))).collecting).release('work failed');
+      const retried = await collectFor(identified(evmPayment(accepted!))).collecting;
+      expect(retried.repeated).toBe(false);
+      await retried.settle();
+      const otherPayer = evmPayment(accepted!);
+      (otherPayer.payload.authorization as { from: string }).from = PAY_TO;
+      const theirs = await collectFor(identified(otherPayer)).collecting;
+      expect(theirs.repeated).toBe(false);
+      await theirs.settle();
+      expect(facilitator.settled).toHaveLength(2);
+    });
+
+    it('402 for an identifier that breaks the extension\'s rules, naming it; a payment echoing the declaration without an id is plain', async () => {
+      const [accepted] = (await challengeOf(2000)).accepts;
+      const refusal = await collectFor(identified(evmPayment(accepted!), 'short')).collecting.catch((error: unknown) => error);
+      expect((refusal as X402PaymentRequiredException).challenge.error).toMatch(/^invalid_payment_identifier: /);
+      const plain = collectFor({ ...evmPayment(accepted!), extensions: { 'payment-identifier': { info: { required: false } } } });
+      expect(plain.payment.identifier).toBeUndefined();
+      expect((await plain.collecting).repeated).toBe(false);
+    });
   });
 
   it('a payment refused by the facilitator: 402 with its reason, nothing recorded', async () => {

@@ -142,7 +142,7 @@ export class ConversionJobs {
         if (dedupeKey && isUniqueViolation(error)) {
           const existing = await this.existingFor(request, dedupeKey, fingerprint);
           if (existing) return { job: existing, created: false };
-          throw new ConversionStartError(ConversionStartErrorCode.DedupeKeyBusy, 'Another request with this key is being processed; retry shortly.');
+          throw new ConversionStartError(ConversionStartErrorCode.DedupeKeyBusy, 'Another request with this key is being processed; retry shortly.', { dedupe_key: dedupeKey });
         }
         throw error;
       }
@@ -255,7 +255,7 @@ export class ConversionJobs {
     if (job.requestFingerprint !== fingerprint) {
       throw new ConversionStartError(ConversionStartErrorCode.DedupeKeyReused, 'This key was used with different request parameters.', { dedupe_key: dedupeKey });
     }
-    if (job.status === 'awaiting_payment') throw new ConversionStartError(ConversionStartErrorCode.DedupeKeyBusy, 'Another request with this key is being processed; retry shortly.');
+    if (job.status === 'awaiting_payment') throw new ConversionStartError(ConversionStartErrorCode.DedupeKeyBusy, 'Another request with this key is being processed; retry shortly.', { dedupe_key: dedupeKey });
     if (job.status === 'failed' && request.dedupe && 'sameRequest' in request.dedupe) {
       await this.removal.remove(job, 'deleted');
       return null;

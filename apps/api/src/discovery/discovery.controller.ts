@@ -1,17 +1,18 @@
 import { Controller, Get, Header, Inject, Req } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { PAYMENT_IDENTIFIER_DECLARATION } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ConversionCatalogue } from '../catalogue/conversion-catalogue.service.js';
 import { ApiJsonResponse } from '../http-kit/api-docs.decorators.js';
 import { availableConversions } from './available-conversions.js';
-import { publishedBazaarExtensions } from './bazaar-discovery.js';
+import { publishedBazaarExtensions } from '../payments/bazaar-discovery.js';
 import { formatCatalogue } from './format-catalogue.js';
 import { type FormatCatalogue, FormatCatalogueSchema } from './format-catalogue.schemas.js';
 import { renderLandingPage } from './landing-page.js';
 import { renderLlmsTxt } from './llms-txt.js';
-import { OpenApiDocumentStore } from './openapi-document.store.js';
+import { OpenApiDocumentStore } from '../http-kit/openapi-document.store.js';
 import { paidResources } from './paid-resources.js';
 import { PaymentRails } from '../payments/payment-rails.js';
 import { publicBaseUrl } from '../http-kit/public-base-url.js';
@@ -92,7 +93,8 @@ export class DiscoveryController {
       paymentsMode: this.rails.mode,
       devChain: this.rails.devChain,
       conversions: availableConversions((await this.catalogue.current()).graph),
-      extensionsOf: (resource) => publishedBazaarExtensions(this.openApi.json(), resource.operationId, resource.method),
+      // As each challenge declares them: payment identifiers accepted, and Bazaar metadata where there is some.
+      extensionsOf: (resource) => ({ ...PAYMENT_IDENTIFIER_DECLARATION, ...publishedBazaarExtensions(this.openApi.json(), resource.operationId, resource.method) }),
     });
   }
 }

@@ -13,8 +13,8 @@ export function renderWellKnownX402(input: {
   paymentsMode: PaymentMode;
   devChain?: DevChainInfo;
   conversions: AvailableConversions;
-  /** A resource's x402 extensions as its challenge declares them (Bazaar discovery metadata). */
-  extensionsOf: (resource: PaidResource) => Record<string, unknown> | undefined;
+  /** A resource's x402 extensions as its challenge declares them (payment identifiers, Bazaar discovery metadata). */
+  extensionsOf: (resource: PaidResource) => Record<string, unknown>;
 }) {
   return {
     x402Version: 2,
@@ -45,7 +45,6 @@ export function renderWellKnownX402(input: {
         payTo: accepted.payTo,
         ...(r.price.mode === 'fixed' ? { amount: r.price.atomic_units } : {}),
       })),
-      /** Absent (undefined, left out of the JSON) for a resource that declares none. */
       extensions: input.extensionsOf(r),
     })),
     /** What the running workers convert now (source format → targets). */

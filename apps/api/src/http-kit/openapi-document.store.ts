@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Module } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { stringify } from 'yaml';
 
@@ -23,3 +23,7 @@ export class OpenApiDocumentStore {
     return this.yaml!;
   }
 }
+
+/** Provides the one OpenAPI document store to every module that reads it (discovery, the payment challenges). */
+@Module({ providers: [OpenApiDocumentStore], exports: [OpenApiDocumentStore] })
+export class OpenApiDocumentModule {}

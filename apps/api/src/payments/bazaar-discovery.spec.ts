@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { type DiscoveryExtension, validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import { describe, expect, it } from 'vitest';
-import { CREATE_JOB_OPERATION, DETECT_FILE_TYPE_OPERATION, PURCHASE_RESULT_OPERATION } from '../payments/paid-operations.js';
+import { CREATE_JOB_OPERATION, DETECT_FILE_TYPE_OPERATION, PURCHASE_RESULT_OPERATION } from './paid-operations.js';
 import { bazaarExtensions, DISCOVERABLE_OPERATIONS, publishedBazaarExtensions } from './bazaar-discovery.js';
 
 // The OpenAPI document the code produces (exported for the SDK, checked against the running service there).

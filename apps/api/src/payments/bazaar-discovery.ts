@@ -1,6 +1,6 @@
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { CREATE_JOB_OPERATION, DETECT_FILE_TYPE_OPERATION } from '../payments/paid-operations.js';
+import { CREATE_JOB_OPERATION, DETECT_FILE_TYPE_OPERATION } from './paid-operations.js';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type PaymentLedger, type PaymentReceipt, PaymentReplayError, type SettledPayment, type VerifiedPaymentRecord } from '@fileshift/x402-nest';
+import { type EarlierPayment, PaymentIdentifierInUseError, type PaymentLedger, type PaymentReceipt, PaymentReplayError, type SettledPayment, type VerifiedPaymentRecord } from '@fileshift/x402-nest';
 import { QueryFailedError, type Repository } from 'typeorm';
 import { PaymentRecord } from './payment-record.entity.js';
 
 const UNIQUE_VIOLATION = '23505';
+const PAYMENT_ID_INDEX = 'uq_payment_records_payment_id';
 
 /** The columns a receipt is made of. */
 const RECEIPT_COLUMNS = 'scheme, network, amount_atomic, asset, pay_to, payer, tx_hash, settled_at';
@@ -23,17 +24,29 @@ export class PaymentLedgerRepository implements PaymentLedger {
   async recordVerified(record: VerifiedPaymentRecord): Promise<string> {
     try {
       const [inserted] = (await this.records.query(
-        `INSERT INTO payment_records (endpoint, job_id, scheme, network, payer, amount_atomic, asset, pay_to, nonce, status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'verified') RETURNING id`,
-        [record.endpoint, record.reference, record.scheme, record.network, record.payer, record.amountAtomic, record.asset, record.payTo, record.nonce],
+        `INSERT INTO payment_records (endpoint, job_id, scheme, network, payer, amount_atomic, asset, pay_to, nonce, payment_id, request_fingerprint, status)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'verified') RETURNING id`,
+        [record.endpoint, record.reference, record.scheme, record.network, record.payer, record.amountAtomic, record.asset, record.payTo, record.nonce, record.paymentId, record.requestFingerprint],
       )) as Array<{ id: string }>;
       return inserted!.id;
     } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
-        throw new PaymentReplayError(record.nonce);
+      const driverError = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string; message?: string }) : undefined;
+      if (driverError?.code === UNIQUE_VIOLATION) {
+        // PGlite names the index in its message only.
+        const identifierHeld = record.paymentId && (driverError.constraint === PAYMENT_ID_INDEX || driverError.message?.includes(PAYMENT_ID_INDEX));
+        throw identifierHeld ? new PaymentIdentifierInUseError(record.paymentId!) : new PaymentReplayError(record.nonce);
       }
       throw error;
     }
+  }
+
+  async paymentWithId(paymentId: string): Promise<EarlierPayment | undefined> {
+    const [row] = (await this.records.query(
+      `SELECT endpoint, request_fingerprint, status, ${RECEIPT_COLUMNS} FROM payment_records WHERE payment_id = $1 AND status <> 'failed' LIMIT 1`,
+      [paymentId],
+    )) as Array<StoredRecord & { endpoint: string; request_fingerprint: string | null; status: PaymentRecord['status'] }>;
+    if (!row) return undefined;
+    return { endpoint: row.endpoint, requestFingerprint: row.request_fingerprint, ...(row.status === 'settled' ? { receipt: receiptOf(row) } : {}) };
   }
 
   async discardUnverified(id: string): Promise<void> {

@@ -9,6 +9,8 @@ export type PaymentRecordStatus = 'verified' | 'settled' | 'failed';
 @Entity({ name: 'payment_records' })
 @Index('uq_payment_records_network_nonce', ['network', 'nonce'], { unique: true })
 @Check('ck_payment_records_status', `"status" IN ('verified', 'settled', 'failed')`)
+// Partial (WHERE payment_id IS NOT NULL AND status <> 'failed'): made by its migration, which TypeORM cannot compare.
+@Index('uq_payment_records_payment_id', { synchronize: false })
 export class PaymentRecord {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -43,6 +45,14 @@ export class PaymentRecord {
 
   @Column({ type: 'text' })
   status!: PaymentRecordStatus;
+
+  /** The payment's identifier (x402 `payment-identifier`) scoped by its payer: held while the payment has not failed. */
+  @Column({ name: 'payment_id', type: 'text', nullable: true })
+  paymentId!: string | null;
+
+  /** What the identified request was: a repeat must be the same request. */
+  @Column({ name: 'request_fingerprint', type: 'text', nullable: true })
+  requestFingerprint!: string | null;
 
   @Column({ name: 'tx_hash', type: 'text', nullable: true })
   txHash!: string | null;

@@ -3,9 +3,8 @@ import { type PaidRoute, type SettlementOutcome, X402Module } from '@fileshift/x
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ServiceMetrics } from '../metrics/service-metrics.js';
-import { bazaarExtensions } from '../discovery/bazaar-discovery.js';
-import { DiscoveryModule } from '../discovery/discovery.module.js';
-import { OpenApiDocumentStore } from '../discovery/openapi-document.store.js';
+import { bazaarExtensions } from './bazaar-discovery.js';
+import { OpenApiDocumentModule, OpenApiDocumentStore } from '../http-kit/openapi-document.store.js';
 import { settlementKindOf } from './settlement-kind.js';
 import { PaymentLedgerRepository } from './payment-ledger.repository.js';
 import { PaymentRails } from './payment-rails.js';
@@ -18,7 +17,7 @@ const logger = new Logger('x402');
   imports: [
     PaymentRailsModule,
     X402Module.forRootAsync({
-      imports: [PaymentRailsModule, DiscoveryModule],
+      imports: [PaymentRailsModule, OpenApiDocumentModule],
       inject: [APP_CONFIG, PaymentRails, PaymentLedgerRepository, ServiceMetrics, OpenApiDocumentStore],
       useFactory: (config: AppConfig, rails: PaymentRails, ledger: PaymentLedgerRepository, metrics: ServiceMetrics, openApi: OpenApiDocumentStore) => ({
         resourceServer: rails.resourceServer,

@@ -48,7 +48,8 @@ export class ConvertFileController {
       'with a conversion path to the target) before the payment challenge: a request that cannot succeed is refused with 422 and never charged. ' +
       'A target_format that is unknown, or that the file cannot be converted to, is refused with error.details.valid_targets: the target ids of the ' +
       'format the bytes show (error.details.source_format), or every target id when they show none; aliases such as jpeg or tif are accepted. ' +
-      'With the same Idempotency-Key and the same parameters the existing job is returned and no fee is charged again.',
+      'With the same Idempotency-Key and the same parameters the existing job is returned and no fee is charged again; without an ' +
+      'Idempotency-Key, the identifier of the payment (x402 payment-identifier, per payer) plays its part.',
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: schemaRef(CreateConversionJobRequestSchema) as never, required: true })
@@ -69,7 +70,7 @@ export class ConvertFileController {
       upload = await this.uploads.read(request, { storageKey: slot.storageKey });
       const started = await this.conversions.start(slot, upload, idempotencyKey, payment);
       created = started.created;
-      return this.accepted(started.job, request, reply, created ? undefined : 'Existing job for this Idempotency-Key; no new fee was charged.');
+      return this.accepted(started.job, request, reply, created ? undefined : 'Existing job for this Idempotency-Key or payment identifier; no new fee was charged.');
     } finally {
       if (upload && !created) await this.uploads.discard(upload);
     }

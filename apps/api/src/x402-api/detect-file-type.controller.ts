@@ -27,11 +27,13 @@ export class X402DetectController {
     summary: 'Detect the likely real format of a file (paid: x402 exact, fixed price).',
     description:
       'Validation runs before the payment challenge: an invalid request gets its 4xx and is never asked to pay. ' +
-      'Without a payment the answer is 402 with the challenge in the PAYMENT-REQUIRED header and the body.',
+      'Without a payment the answer is 402 with the challenge in the PAYMENT-REQUIRED header and the body. ' +
+      'A payment carrying the identifier of an earlier settled payment for the same request (x402 payment-identifier) is answered ' +
+      'without charging again; for another request the identifier is refused with 409.',
   })
   @ApiJsonBody(DetectFileTypeRequestSchema)
   @ApiJsonResponse(200, DetectFileTypeResponseSchema, 'Detection result; all six fields are always present.')
-  @ApiErrors(400, 422, 429, 500, 503)
+  @ApiErrors(400, 409, 422, 429, 500, 503)
   detect(@Body(new ZodValidationPipe(DetectFileTypeRequestSchema)) body: DetectFileTypeRequest, @Payment() payment: RoutePayment): Promise<DetectFileTypeResponse> {
     return this.detection.detect(body, payment);
   }

@@ -4,18 +4,22 @@ import type { RoutePayment } from '@fileshift/x402-nest';
 import { parsedOptionsField } from '../catalogue/conversion-choice.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
-import { ConversionJobs, type InputSlot, type StartedConversion } from '../conversion-jobs/conversion-jobs.service.js';
+import { ConversionJobs, type Dedupe, type InputSlot, type StartedConversion } from '../conversion-jobs/conversion-jobs.service.js';
 import { DetectionService } from '../detection/detection.service.js';
 import { RequestValidationError, validated } from '../errors/request-validation.error.js';
 import type { Upload } from '../http-kit/upload-reader.js';
 import { CreateConversionJobFieldsSchema, IdempotencyKeySchema } from './convert-file.schemas.js';
+
+/** The dedupe key a payment identifier makes: the space keeps it apart from every Idempotency-Key (printable, no space). */
+export const PAYMENT_IDENTIFIER_KEY_PREFIX = 'payment-identifier ';
 
 /** x402 jobs are kept (details, input and result) this long after creation. */
 const JOB_RETENTION_MS = 24 * 3600 * 1000;
 
 /**
  * POST /api/x402/v1/convert-file in the core's terms: the multipart fields checked, the target resolved, the
- * Idempotency-Key as the dedupe key, the job fee as the charge, and a result of several files sold as one ZIP.
+ * Idempotency-Key as the dedupe key (else the payment's identifier), the job fee as the charge, and a result of
+ * several files sold as one ZIP.
  */
 @Injectable()
 export class PaidConversions {
@@ -50,8 +54,17 @@ export class PaidConversions {
       options: parsedOptionsField(fields.options),
       delivery: 'bundle',
       retentionMs: JOB_RETENTION_MS,
-      dedupe: key ? { clientKey: key } : undefined,
+      dedupe: dedupeOf(key, payment.identifier),
       charge: (jobId) => payment.collect(this.config.prices.jobAtomic, jobId),
     });
   }
+}
+
+/**
+ * How a repeated upload finds its job before anything is charged: by its Idempotency-Key, else by its payment's
+ * identifier (x402 `payment-identifier`, scoped by payer): the gate cannot compare multipart requests itself.
+ */
+function dedupeOf(idempotencyKey: string | undefined, paymentIdentifier: string | undefined): Dedupe | undefined {
+  if (idempotencyKey) return { clientKey: idempotencyKey };
+  return paymentIdentifier ? { clientKey: `${PAYMENT_IDENTIFIER_KEY_PREFIX}${paymentIdentifier}` } : undefined;
 }

@@ -2,6 +2,7 @@ import { DomainError } from '../errors/domain-error.js';
 import { RequestValidationErrorCode } from '../errors/request-validation.error.js';
 import { ConversionStartError, ConversionStartErrorCode } from '../conversion-jobs/conversion-start.error.js';
 import { JobErrorCode } from './job.error.js';
+import { PAYMENT_IDENTIFIER_KEY_PREFIX } from './paid-conversions.js';
 import { UploadErrorCode } from '../http-kit/upload.error.js';
 import { RateLimitErrorCode } from '../rate-limit/rate-limit.error.js';
 import { ApiErrorCode } from '../http-kit/api-error.exception.js';
@@ -54,13 +55,16 @@ function inX402Words(error: ConversionStartError): { message: string; details?: 
   const { field, dedupe_key: key, ...hints } = error.details ?? {};
   switch (error.code) {
     case ConversionStartErrorCode.DedupeKeyReused:
+      if (byPaymentIdentifier(key)) return { message: 'This payment identifier was used for a different request; nothing was charged. Use a new identifier for a new request.' };
       return { message: 'This Idempotency-Key was used with different request parameters.', details: { idempotency_key: key } };
     case ConversionStartErrorCode.DedupeKeyBusy:
-      return { message: 'Another request with this Idempotency-Key is being processed; retry shortly.' };
+      return { message: `Another request with this ${byPaymentIdentifier(key) ? 'payment identifier' : 'Idempotency-Key'} is being processed; retry shortly.` };
     default:
       return { message: `Validation failed: ${field}: ${error.message}`, details: { fields: [{ field, message: error.message }], ...hints } };
   }
 }
+
+const byPaymentIdentifier = (key: unknown) => typeof key === 'string' && key.startsWith(PAYMENT_IDENTIFIER_KEY_PREFIX);
 
 /** On every x402 controller: its errors in the x402 API's statuses and ErrorResponse shape. */
 export const X402Api = () => answersErrorsAs('x402', x402PublicError);

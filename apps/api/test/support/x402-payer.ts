@@ -3,6 +3,7 @@ import { x402Client } from '@x402/core/client';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { appendPaymentIdentifierToExtensions, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import type { DevChain } from '@fileshift/devchain';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -64,3 +65,16 @@ export async function signedPayment(
 }
 
 export type Challenge = PaymentRequired;
+
+/**
+ * The official client paying with a payment identifier (x402 `payment-identifier`, through the extension's own
+ * helper): every payment it signs carries `id`, as a client's retries of one request do.
+ */
+export function identifiedPayingFetch(chain: DevChain, account: PrivateKeyAccount, id: string): typeof fetch {
+  const client = payingClient(chain, account).registerExtension({
+    key: PAYMENT_IDENTIFIER,
+    // A copy: the challenge's declaration is shared by every payment made from it.
+    enrichPaymentPayload: async (payload) => ({ ...payload, extensions: appendPaymentIdentifierToExtensions(structuredClone(payload.extensions ?? {}), id) }),
+  });
+  return wrapFetchWithPayment(fetch, client) as typeof fetch;
+}

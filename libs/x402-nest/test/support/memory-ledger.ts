@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type PaymentLedger, type PaymentReceipt, PaymentReplayError, type SettledPayment, type VerifiedPaymentRecord } from '../../src/index.js';
+import { type EarlierPayment, PaymentIdentifierInUseError, type PaymentLedger, type PaymentReceipt, PaymentReplayError, type SettledPayment, type VerifiedPaymentRecord } from '../../src/index.js';
 
 export interface MemoryRecord extends VerifiedPaymentRecord {
   status: 'verified' | 'settled' | 'failed';
+  receipt?: PaymentReceipt;
   txHash?: string;
   failureReason?: string;
 }
@@ -15,6 +16,8 @@ export class MemoryLedger implements PaymentLedger {
 
   async recordVerified(record: VerifiedPaymentRecord): Promise<string> {
     if ([...this.records.values()].some((known) => known.network === record.network && known.nonce === record.nonce)) throw new PaymentReplayError(record.nonce);
+    // As the database's partial unique index: an identifier is held by one payment that has not failed.
+    if (record.paymentId && this.holderOf(record.paymentId)) throw new PaymentIdentifierInUseError(record.paymentId);
     const id = randomUUID();
     this.records.set(id, { ...record, status: 'verified' });
     return id;
@@ -30,8 +33,7 @@ export class MemoryLedger implements PaymentLedger {
       throw new Error('connection terminated');
     }
     const record = this.records.get(id)!;
-    Object.assign(record, { status: 'settled', txHash: settlement.txHash });
-    return {
+    const receipt: PaymentReceipt = {
       scheme: record.scheme,
       network: record.network,
       amountAtomic: record.amountAtomic,
@@ -41,6 +43,17 @@ export class MemoryLedger implements PaymentLedger {
       txHash: settlement.txHash,
       settledAt: settlement.settledAt,
     };
+    Object.assign(record, { status: 'settled', txHash: settlement.txHash, receipt });
+    return receipt;
+  }
+
+  async paymentWithId(paymentId: string): Promise<EarlierPayment | undefined> {
+    const holder = this.holderOf(paymentId);
+    return holder && { endpoint: holder.endpoint, requestFingerprint: holder.requestFingerprint, ...(holder.receipt ? { receipt: holder.receipt } : {}) };
+  }
+
+  private holderOf(paymentId: string): MemoryRecord | undefined {
+    return [...this.records.values()].find((known) => known.paymentId === paymentId && known.status !== 'failed');
   }
 
   async recordFailed(id: string, reason: string): Promise<void> {

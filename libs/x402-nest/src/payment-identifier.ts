@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import { declarePaymentIdentifierExtension, extractAndValidatePaymentIdentifier, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
+import type { PaymentPayload } from '@x402/core/types';
+import type { FastifyRequest } from 'fastify';
+import { payerOf } from './payment-nonce.js';
+
+/** What every challenge declares: a payment may carry an identifier (x402 `payment-identifier`), none is required. */
+export const PAYMENT_IDENTIFIER_DECLARATION: Record<string, unknown> = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
+
+/** A payment's identifier, or why it is refused. */
+export type CarriedIdentifier = { kind: 'none' } | { kind: 'invalid'; reason: string } | { kind: 'valid'; scoped: string };
+
+/**
+ * The identifier a payment carries, scoped by the payer it names (`payer/id`): one payer's identifier never
+ * answers another's request. A payload without a named payer (Solana) is scoped to the network.
+ */
+export function carriedIdentifier(payload: PaymentPayload): CarriedIdentifier {
+  if (!payload.extensions?.[PAYMENT_IDENTIFIER]) return { kind: 'none' };
+  const { id, validation } = extractAndValidatePaymentIdentifier(payload);
+  // A declaration echoed without an id (a client that does not use identifiers) is no identifier.
+  if (validation.valid && !id) return { kind: 'none' };
+  if (!validation.valid || !id) return { kind: 'invalid', reason: (validation.errors ?? ['not a valid identifier']).join('; ') };
+  return { kind: 'valid', scoped: `${(payerOf(payload) ?? payload.accepted.network).toLowerCase()}/${id}` };
+}
+
+/**
+ * What makes two requests "the same" for an identifier: the route, method, path and query, price and JSON body. A
+ * multipart body is read by its route, not here: such a route dedupes by the identifier itself (see
+ * RoutePayment.identifier).
+ */
+export function requestFingerprint(request: FastifyRequest, route: string, priceAtomic: string): string {
+  const body = request.body !== undefined && !Buffer.isBuffer(request.body) ? request.body : null;
+  return createHash('sha256').update(JSON.stringify([route, request.method, request.url, priceAtomic, body])).digest('base64url');
+}
