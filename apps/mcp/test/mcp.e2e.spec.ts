@@ -72,6 +72,16 @@ describe('MCP server through an in-process client, against the live service on t
     expect(detected.structuredContent).toMatchObject({ detected: true, format: 'png', paid_usdc: '0.002000', transaction: expect.stringMatching(/^0x/) });
     expect(text(detected)).toMatch(/Paid 0\.002000 USDC \(tx 0x[0-9a-f]+\)/);
     expect(detected.structuredContent).toMatchObject({ compatibility: { status: 'yes', reason: expect.not.stringContaining('as well') } });
+    // Repeated with its payment_id (a retry after a lost answer): the same answer and transaction, charged once.
+    const paymentId = structured<{ payment_id: string }>(detected).payment_id;
+    expect(paymentId).toMatch(/^pay_[0-9a-f]{32}$/);
+    const before = await harness.payerBalance();
+    const repeated = await call(client, 'detect_file_type', { content_base64: TINY_PNG.toString('base64'), filename: 'mystery.bin', payment_id: paymentId });
+    expect(repeated.structuredContent).toMatchObject({ format: 'png', payment_id: paymentId, transaction: structured<{ transaction: string }>(detected).transaction });
+    expect(await harness.payerBalance()).toBe(before);
+    const misused = await call(client, 'detect_file_type', { content_base64: TINY_PNG.toString('base64'), filename: 'other.bin', payment_id: paymentId });
+    expect(misused.isError).toBe(true);
+    expect(text(misused)).toMatch(/payment identifier was used for a different request/);
     // The first entry of an Office Open XML package does not say which kind it is: the tool says what else it may be.
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);

@@ -7,6 +7,7 @@ import { type FileInput, prepareFile } from './file-input.js';
 import { newIdempotencyKey } from './idempotency-key.js';
 import type { WaitForJobOptions } from './job-polling.js';
 import type { Payer } from './payer.js';
+import { newPaymentIdentifier } from './payment-identifier.js';
 import type { SettlementReceipt } from './receipts.js';
 import { retrying } from './retry.js';
 import type { ServicePrices } from './service-prices.js';
@@ -47,9 +48,9 @@ export type ConvertedFile<As extends ResultForm = 'bytes'> = {
 
 /** The steps convertFile runs, from the x402 API of the same client. */
 interface ConversionSteps {
-  startConversion(input: FileInput, target: ConversionTarget, idempotencyKey: string, signal?: AbortSignal): Promise<WithReceipt<ConversionJobAccepted>>;
+  startConversion(input: FileInput, target: ConversionTarget, idempotencyKey: string, signal?: AbortSignal, paymentId?: string): Promise<WithReceipt<ConversionJobAccepted>>;
   waitForJob(jobId: string, options: WaitForJobOptions): Promise<JobStatusDone>;
-  buyResult(jobId: string, signal?: AbortSignal): Promise<WithReceipt<PurchasedConversionResult>>;
+  buyResult(jobId: string, signal?: AbortSignal, paymentId?: string): Promise<WithReceipt<PurchasedConversionResult>>;
 }
 
 /** Where convertFile gets its steps: the client's own, or the same paying through a payer committed to the conversion. */
@@ -62,7 +63,7 @@ interface ConversionServices {
 /**
  * convertFile: check the whole cost against the payer's limits (approved once), start (job fee), poll,
  * buy the result, download it. A lost answer or a 429 is retried
- * with the same idempotency key, so nothing is paid twice. Every error after the job start was sent
+ * with the same idempotency key and payment identifiers, so nothing is paid twice. Every error after the job start was sent
  * carries `idempotencyKey`, and `jobId` once the job exists (see ConversionRef).
  */
 export function conversionFlow(services: ConversionServices, { download, clock, payer }: Pick<ClientContext, 'download' | 'clock' | 'payer'>) {
@@ -79,13 +80,15 @@ export function conversionFlow(services: ConversionServices, { download, clock, 
       const steps = payer
         ? services.stepsPayingWith(await payer.commit(conversionPlan(await retry(() => services.getPrices(signal)), { filename, sizeBytes: blob.size, targetFormat })))
         : services.steps;
-      const started = await retry(() => steps.startConversion(file, { format: targetFormat, options }, idempotencyKey, signal));
+      // One payment identifier per paid step, kept across its retries: a repeat is answered from the first payment.
+      const [startPayment, resultPayment] = [newPaymentIdentifier(), newPaymentIdentifier()];
+      const started = await retry(() => steps.startConversion(file, { format: targetFormat, options }, idempotencyKey, signal, startPayment));
       ref.jobId = started.job_id;
       const receipts = started.receipt ? [started.receipt] : [];
       await steps.waitForJob(started.job_id, { onProgress, signal });
       // An abort that came with the last status (e.g. from onProgress) must not buy the result.
       signal?.throwIfAborted();
-      const bought = await retry(() => steps.buyResult(started.job_id, signal));
+      const bought = await retry(() => steps.buyResult(started.job_id, signal, resultPayment));
       if (bought.receipt) receipts.push(bought.receipt);
       const response = await retry(() => download(bought.download_url, { signal }));
       if (!response.ok || !response.body) throw errorFromResponse(response, await response.json().catch(() => undefined), clock.now());

@@ -33,6 +33,7 @@ export type { DetectOptions, KeyApiDetection, OutputFormatsByType } from './key-
 export type { FileData, FileInput } from './file-input.js';
 export type { components, paths } from './generated/openapi.js';
 export { createPayer, type Payer, type PayerOptions, type SignedPayment, type SpentStore } from './payer.js';
+export { newPaymentIdentifier, PAYMENT_IDENTIFIER_HEADER } from './payment-identifier.js';
 export type { PaymentReceipt, SettlementReceipt } from './receipts.js';
 export { checkSpend, describeAllowed, formatUsdc, parseUsdc, type PaymentRequest, type SpendDecision, type SpendLimit, type SpendLimits } from './spend-policy.js';
 export { conversionPlan } from './conversion-plan.js';

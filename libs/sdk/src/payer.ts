@@ -5,6 +5,7 @@ import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import type { registerExactSvmScheme } from '@x402/svm/exact/client';
 import { SpendLimitError } from './errors.js';
+import { paymentIdentifierExtension, takePaymentIdentifier } from './payment-identifier.js';
 import { approvingPlanned, checkPlan, describePlan, type SpendPlan } from './spend-plan.js';
 import { checkSpend, describeAllowed, formatUsdc, type PaymentRequest, type SpendLimits } from './spend-policy.js';
 
@@ -76,8 +77,8 @@ export function createPayer(options: PayerOptions): Payer {
    */
   const challenges = new Map<string, PaymentRequired>();
 
-  const clientFor = async (approve: PayerOptions['approve'], refusal: { error?: SpendLimitError }) => {
-    let client = registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(options.account) });
+  const clientFor = async (approve: PayerOptions['approve'], refusal: { error?: SpendLimitError }, paymentId: string) => {
+    let client = registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(options.account) }).registerExtension(paymentIdentifierExtension(paymentId));
     if (options.svmSigner) {
       // Loaded only by a payer that signs Solana payments: the Solana client is large, and most payers
       // (and every browser bundle of an EVM-only app) never need it.
@@ -132,8 +133,9 @@ export function createPayer(options: PayerOptions): Payer {
         // A client per call, so a refusal is reported to the call it belongs to.
         const refusal: { error?: SpendLimitError } = {};
         try {
-          const client = await clientFor(approve, refusal);
           const request = new Request(input, init);
+          // Every payment for this request carries its identifier: the service answers a repeat from the first.
+          const client = await clientFor(approve, refusal, takePaymentIdentifier(request));
           const http = new x402HTTPClient(client);
           const remembering = rememberingChallenges(fetch, http, challenges);
           // Only a request with a body gains from paying first: without one, a 402 costs a round trip and nothing more.

@@ -6,6 +6,7 @@ import { sampleFile, toBase64 } from './file-sample.js';
 import { newIdempotencyKey } from './idempotency-key.js';
 import { jobPolling, type JobStatusWithWait } from './job-polling.js';
 import { multipartForm } from './multipart.js';
+import { newPaymentIdentifier, PAYMENT_IDENTIFIER_HEADER } from './payment-identifier.js';
 import { retryAfterSeconds } from './retry-after.js';
 import type { TargetFormat } from './generated/target-formats.js';
 import { type PriceDiscovery, pricesOf, type ServicePrices } from './service-prices.js';
@@ -24,16 +25,24 @@ export type ConversionTarget = TargetFormat | { format: TargetFormat; options?: 
 export interface DetectFileOptions {
   /** Stops reading the input and the request. */
   signal?: AbortSignal;
+  /**
+   * The payment's identifier (x402 `payment-identifier`): a repeat of the call with the same one is answered from
+   * the first payment and charged nothing. Generated when absent; pass the same one when you retry a call.
+   */
+  paymentId?: string;
 }
 
 /** The pay-per-call API (/api/x402/v1): detection, and conversion jobs that are polled and bought. */
 export function x402Api(context: ClientContext) {
   const { api, clock, conversionTimeoutMs } = context;
+  /** For the payer, which takes it off the request: without one nothing is paid and the service never sees it. */
+  const identifying = (paymentId: string): Record<string, string> => (context.payer ? { [PAYMENT_IDENTIFIER_HEADER]: paymentId } : {});
 
   /** Detects a file's real type from its name, size and first 200 bytes (a paid call); reads no more of it than that. */
-  async function detectFile(input: FileInput | File, { signal }: DetectFileOptions = {}): Promise<WithReceipt<DetectFileTypeResponse>> {
+  async function detectFile(input: FileInput | File, { signal, paymentId = newPaymentIdentifier() }: DetectFileOptions = {}): Promise<WithReceipt<DetectFileTypeResponse>> {
     const file = await sampleFile(input, signal);
     const result = await api.POST('/api/x402/v1/detect-file-type', {
+      headers: identifying(paymentId),
       body: {
         filename: file.filename,
         size_bytes: file.sizeBytes,
@@ -47,13 +56,14 @@ export function x402Api(context: ClientContext) {
 
   /**
    * Uploads a file and starts its conversion (pays the job fee). The same idempotency key and file
-   * never pay twice; the key used (generated when absent) is in the answer.
+   * never pay twice; the key used (generated when absent) is in the answer. `paymentId`: see DetectFileOptions.
    */
   async function startConversion(
     input: FileInput | File,
     target: ConversionTarget,
     idempotencyKey: string = newIdempotencyKey(),
     signal?: AbortSignal,
+    paymentId: string = newPaymentIdentifier(),
   ): Promise<WithReceipt<ConversionJobAccepted> & { idempotencyKey: string }> {
     const file = await prepareFile(input);
     const { format, options } = typeof target === 'string' ? { format: target, options: undefined } : target;
@@ -61,6 +71,7 @@ export function x402Api(context: ClientContext) {
     const optionsField = options && Object.keys(options).length > 0 ? { options: JSON.stringify(options) } : {};
     const result = await api.POST('/api/x402/v1/convert-file', {
       params: { header: { 'Idempotency-Key': idempotencyKey } },
+      headers: identifying(paymentId),
       // The file part last: the service reads the fields before the upload.
       body: { target_format: format, ...optionsField, filename: file.filename, created_at: file.createdAt.toISOString(), size_bytes: file.sizeBytes, file: file.blob },
       bodySerializer: (body) => multipartForm(body, file.filename),
@@ -81,9 +92,12 @@ export function x402Api(context: ClientContext) {
     return { ...status, retryAfterSeconds: retryAfter };
   }
 
-  /** Buys a finished job's result (priced by the upload's size; free again once bought) and returns its download URL. */
-  async function buyResult(jobId: string, signal?: AbortSignal): Promise<WithReceipt<PurchasedConversionResult>> {
-    const result = await api.GET('/api/x402/v1/convert-file/{job_id}/result', { params: { path: { job_id: jobId } }, signal });
+  /**
+   * Buys a finished job's result (priced by the upload's size; free again once bought) and returns its download URL.
+   * `paymentId`: see DetectFileOptions.
+   */
+  async function buyResult(jobId: string, signal?: AbortSignal, paymentId: string = newPaymentIdentifier()): Promise<WithReceipt<PurchasedConversionResult>> {
+    const result = await api.GET('/api/x402/v1/convert-file/{job_id}/result', { params: { path: { job_id: jobId } }, headers: identifying(paymentId), signal });
     return withReceipt(unwrap(result, clock.now()), result.response);
   }
 

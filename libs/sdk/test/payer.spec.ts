@@ -1,8 +1,8 @@
 import { generateKeyPairSigner } from '@solana/kit';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { createPayer, SpendLimitError } from '../src/index.js';
-import { countingSigner } from './support/dev-chain.js';
+import { createPayer, PAYMENT_IDENTIFIER_HEADER, SpendLimitError } from '../src/index.js';
+import { countingSigner, paymentIdOf } from './support/dev-chain.js';
 
 const NETWORK = 'eip155:31337';
 const DEV_USDC = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -87,6 +87,35 @@ describe('createPayer', () => {
     expect(sent.slice(4)).toEqual([{}, { paid: '3000' }]);
     expect((await post()).status).toBe(200);
     expect(sent.slice(6)).toEqual([{ paid: '3000' }]);
+  });
+
+  it('puts the request\'s payment identifier in each payment it signs for it, without sending the header; makes one per request when absent', async () => {
+    const seen: Array<{ id?: string; header: boolean }> = [];
+    const declaring: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      seen.push({ id: paymentIdOf(request.headers.get('PAYMENT-SIGNATURE')), header: request.headers.has(PAYMENT_IDENTIFIER_HEADER) });
+      if (request.headers.has('PAYMENT-SIGNATURE')) return new Response('{}', { status: 200 });
+      const challenge = { x402Version: 2, resource: { url: 'http://fileshift.test/x', description: '', mimeType: '' }, accepts: [offer(DEV_USDC)], extensions: { 'payment-identifier': { info: { required: false } } } };
+      return new Response(JSON.stringify(challenge), { status: 402, headers: { 'PAYMENT-REQUIRED': btoa(JSON.stringify(challenge)) } });
+    };
+    const paying = payer().wrap(declaring);
+    await paying('http://fileshift.test/x', { headers: { [PAYMENT_IDENTIFIER_HEADER]: 'pay_mine_0123456789abcdef' } });
+    await paying('http://fileshift.test/x');
+    await paying('http://fileshift.test/x');
+    expect(seen.map((request) => request.header)).toEqual([false, false, false, false, false, false]);
+    const ids = seen.filter((request) => request.id).map((request) => request.id);
+    expect(ids[0]).toBe('pay_mine_0123456789abcdef');
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+    // A challenge that does not declare the extension gets a payment without it.
+    const plain: Array<{ asset: string }> = [];
+    let signature: string | null = null;
+    await payer().wrap(async (input, init) => {
+      signature = new Request(input, init).headers.get('PAYMENT-SIGNATURE') ?? signature;
+      return challenging([offer(DEV_USDC)], plain)(input, init);
+    })('http://fileshift.test/x');
+    expect(plain).toHaveLength(1);
+    expect(paymentIdOf(signature)).toBeUndefined();
   });
 
   it('asks the approval hook and respects a no; withApproval swaps only the hook', async () => {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, ConversionInterruptedError, createClient, JobFailedError, PaymentRequiredError } from '../src/index.js';
+import { ApiError, ConversionInterruptedError, createClient, JobFailedError, newPaymentIdentifier, PaymentRequiredError } from '../src/index.js';
 import { type LiveService, startLiveService } from '@fileshift/testing';
 import { anvilPayerAccount, devChainPayer, recordingFetch, tinyPng, toneWav, usdcBalanceOf } from './support/dev-chain.js';
 
@@ -31,6 +31,38 @@ describe('x402 API: detection and whole conversions on the dev chain (real settl
     expect(detected.receipt).toMatchObject({ network: service.devChain.network, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), payer: account.address, amount: JOB_FEE.toString() });
     expect(await balanceOf(service.devChain.payTo)).toBe(payTo + JOB_FEE);
     expect(await payerBalance()).toBe(payer - JOB_FEE);
+  });
+
+  it('a detection whose paid answer is lost, repeated with its paymentId: answered with the first settlement, charged once', async () => {
+    const recorder = recordingFetch();
+    let lost = false;
+    const losingFirstPaid: typeof globalThis.fetch = async (input, init) => {
+      const response = await recorder.fetch(input, init);
+      if (!lost && recorder.requests.at(-1)!.signed) {
+        lost = true;
+        throw new TypeError('fetch failed'); // the service settled; the client never hears of it
+      }
+      return response;
+    };
+    const client = paying(losingFirstPaid);
+    const before = await payerBalance();
+    const paymentId = newPaymentIdentifier();
+    await expect(client.detectFile(png, { paymentId })).rejects.toThrow();
+    const again = await client.detectFile(png, { paymentId });
+    expect(again.detected_format?.format).toBe('png');
+    expect(again.receipt).toMatchObject({ transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), amount: JOB_FEE.toString() });
+    expect(recorder.requests.filter((request) => request.signed).map((request) => request.paymentId)).toEqual([paymentId, paymentId]);
+    expect(recorder.requests.some((request) => request.identifierHeader)).toBe(false);
+    expect(await payerBalance()).toBe(before - JOB_FEE);
+  });
+
+  it('every paid step of convertFile carries a payment identifier of its own', async () => {
+    const recorder = recordingFetch();
+    await paying(recorder.fetch).convertFile({ input: png, targetFormat: 'webp' });
+    const ids = recorder.requests.filter((request) => request.signed).map((request) => request.paymentId);
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(2);
+    for (const id of ids) expect(id).toMatch(/^pay_[0-9a-f]{32}$/);
   });
 
   it('without a payer, a paid call is a PaymentRequiredError carrying the decoded challenge', async () => {

@@ -1,3 +1,4 @@
+import { newPaymentIdentifier } from '@fileshift/sdk';
 import { z } from 'zod';
 import { fileInputShape, loadFileForDetection } from '../file-input.js';
 import { formatAmount } from '../usdc-amount.js';
@@ -13,8 +14,16 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
       description:
         'Finds out what a file really is from its first 200 bytes, size and name (the extension may be wrong or missing), ' +
         "and what it can be converted to. Costs a small fixed fee in USDC, paid from the agent wallet (the service's current prices are in wallet_status). " +
-        'Reads only the first 200 bytes of a local file, so any size can be detected. Give exactly one of a local path, an https url, or content_base64 with filename.',
-      inputSchema: fileInputShape,
+        'Reads only the first 200 bytes of a local file, so any size can be detected. Give exactly one of a local path, an https url, or content_base64 with filename. ' +
+        'To retry a call whose answer was lost without paying twice, pass the same payment_id each time.',
+      inputSchema: {
+        ...fileInputShape,
+        payment_id: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{16,128}$/, '16 to 128 letters, digits, _ or -')
+          .optional()
+          .describe('The payment identifier: a call repeated with it is answered from the first payment and charged once. Generated when absent.'),
+      },
       outputSchema: {
         detected: z.boolean(),
         format: z.string().nullable().describe('Format id, e.g. png.'),
@@ -25,7 +34,8 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
           .describe('Whether convert_file can take it, and why; names the other formats the first bytes fit as well when they cannot tell (the file name decides).'),
         suggested_filename: z.string().nullable(),
         convertible_to: z.array(z.string()),
-        paid_usdc: z.string().nullable().describe('What this call paid; null when no settled payment came back.'),
+        paid_usdc: z.string().nullable().describe('What the settled payment behind this answer cost (for a repeat with the same payment_id, the first call\'s); null when none came back.'),
+        payment_id: z.string().describe('The payment identifier used: pass it again to retry this call without paying twice.'),
         transaction: z.string().nullable(),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -35,7 +45,8 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
         // Only the first 200 bytes and the size are sent: a file of any size can be detected.
         const file = await loadFileForDetection(input, fileSources);
         const { client, payments } = await payingClient();
-        const detected = await client.detectFile(file);
+        const paymentId = input.payment_id ?? newPaymentIdentifier();
+        const detected = await client.detectFile(file, { paymentId });
         const paid = payments.paidFor(detected.receipt);
         const format = detected.detected_format;
         const result = {
@@ -48,6 +59,7 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
           convertible_to: detected.convertible_to,
           paid_usdc: paid === null ? null : formatAmount(paid),
           transaction: paid === null ? null : (detected.receipt?.transaction ?? null),
+          payment_id: paymentId,
         };
         const text = format
           ? `${file.filename} is ${format.description} (${format.format}, confidence ${format.confidence}). ` +

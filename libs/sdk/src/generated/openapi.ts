@@ -151,7 +151,7 @@ export interface paths {
         put?: never;
         /**
          * Detect the likely real format of a file (paid: x402 exact, fixed price).
-         * @description Validation runs before the payment challenge: an invalid request gets its 4xx and is never asked to pay. Without a payment the answer is 402 with the challenge in the PAYMENT-REQUIRED header and the body.
+         * @description Validation runs before the payment challenge: an invalid request gets its 4xx and is never asked to pay. Without a payment the answer is 402 with the challenge in the PAYMENT-REQUIRED header and the body. A payment carrying the identifier of an earlier settled payment for the same request (x402 payment-identifier) is answered without charging again; for another request the identifier is refused with 409.
          */
         post: operations["detectFileType"];
         delete?: never;
@@ -171,7 +171,7 @@ export interface paths {
         put?: never;
         /**
          * Start a conversion job (paid: job creation fee, non-refundable).
-         * @description The upload is validated (size, size_bytes, target_format, and the evidence rule: the first bytes must show a format an engine here reads, with a conversion path to the target) before the payment challenge: a request that cannot succeed is refused with 422 and never charged. A target_format that is unknown, or that the file cannot be converted to, is refused with error.details.valid_targets: the target ids of the format the bytes show (error.details.source_format), or every target id when they show none; aliases such as jpeg or tif are accepted. With the same Idempotency-Key and the same parameters the existing job is returned and no fee is charged again.
+         * @description The upload is validated (size, size_bytes, target_format, and the evidence rule: the first bytes must show a format an engine here reads, with a conversion path to the target) before the payment challenge: a request that cannot succeed is refused with 422 and never charged. A target_format that is unknown, or that the file cannot be converted to, is refused with error.details.valid_targets: the target ids of the format the bytes show (error.details.source_format), or every target id when they show none; aliases such as jpeg or tif are accepted. With the same Idempotency-Key and the same parameters the existing job is returned and no fee is charged again; without an Idempotency-Key, the identifier of the payment (x402 payment-identifier, per payer) plays its part.
          */
         post: operations["createConversionJob"];
         delete?: never;
@@ -993,6 +993,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentRequired"];
+                };
+            };
+            /** @description Conflict. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Validation failed; error.details.fields lists each failing field. */

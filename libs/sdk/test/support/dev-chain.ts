@@ -1,6 +1,6 @@
 import { createPublicClient, erc20Abi, http } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { createPayer, type PayerOptions } from '../../src/index.js';
+import { createPayer, PAYMENT_IDENTIFIER_HEADER, type PayerOptions } from '../../src/index.js';
 import type { DevChainFacts } from '@fileshift/testing';
 
 /** anvil's public test mnemonic: the dev chain funds its accounts 3..9 with test USDC for payers. */
@@ -29,6 +29,10 @@ export interface RecordedRequest {
   signed: boolean;
   /** A JSON body, parsed. */
   json?: unknown;
+  /** The identifier its payment carried (x402 `payment-identifier`). */
+  paymentId?: string;
+  /** Whether the payer's Payment-Identifier request header reached the wire (it must not). */
+  identifierHeader: boolean;
 }
 
 /** `fetch` that notes each request (path, payment signature, JSON body) before sending it. */
@@ -41,11 +45,20 @@ export function recordingFetch() {
       method: request.method,
       path: new URL(request.url).pathname,
       signed: request.headers.has('PAYMENT-SIGNATURE') || request.headers.has('X-PAYMENT'),
+      paymentId: paymentIdOf(request.headers.get('PAYMENT-SIGNATURE')),
+      identifierHeader: request.headers.has(PAYMENT_IDENTIFIER_HEADER),
       ...(isJson ? { json: await request.clone().json() } : {}),
     });
     return globalThis.fetch(request);
   };
   return { fetch, requests };
+}
+
+/** The payment identifier in a PAYMENT-SIGNATURE header. */
+export function paymentIdOf(signature: string | null): string | undefined {
+  if (!signature) return undefined;
+  const payload = JSON.parse(atob(signature)) as { extensions?: { 'payment-identifier'?: { info?: { id?: string } } } };
+  return payload.extensions?.['payment-identifier']?.info?.id;
 }
 
 /** A viem account whose typed-data signatures are counted: proof, at the signer, of what was signed. */
