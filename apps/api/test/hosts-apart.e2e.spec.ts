@@ -264,7 +264,7 @@ describe('hosts apart: two APIs and several workers sharing only PostgreSQL, Red
     await waitFor(async () => (await statusOnB()) === 'processing', 5000, 'the slow job to read processing');
 
     const survivorBefore = await doneBy(survivor);
-    expect(await holder!.service.stop('SIGTERM')).toBe(0);
+    expect(await holder!.service.stop('SIGTERM'), holder!.service.output()).toBe(0);
     // Graceful shutdown finished the running conversion before the process left.
     expect(await endedOn(apiB, slowJob, 5000)).toMatchObject({ status: 'done', target_format: 'avif' });
     expect(await sharp((await bought(apiB, payA, slowJob)).bytes).metadata()).toMatchObject({ format: 'heif', compression: 'av1', width: 800, height: 800 });

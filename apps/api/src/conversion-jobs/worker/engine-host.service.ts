@@ -91,8 +91,12 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
    * way end first.
    */
   async onApplicationShutdown(): Promise<void> {
+    // Each phase is logged: a shutdown that runs out of time says where it waited.
+    if (this.conversions.size > 0) this.logger.log(`shutdown: waiting for ${this.conversions.size} running conversion(s) to end`);
     await this.conversions.idle();
+    this.logger.log('shutdown: stopping the engines');
     await Promise.all(this.runtimes.map((runtime) => runtime.stop?.().catch(() => undefined)));
+    this.logger.log('shutdown: engines stopped');
   }
 
   /** Runs a conversion on this worker's engines, counted so that a shutdown lets it end before the engines stop. */

@@ -60,6 +60,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
+    if (this.running) this.logger.log('shutdown: waiting for the reconcile pass under way');
     await this.running;
   }
 

@@ -12,6 +12,11 @@ export class RunningCount {
     }
   }
 
+  /** How many run now. */
+  get size(): number {
+    return this.running;
+  }
+
   /** Resolves once nothing runs (at once when nothing does). */
   idle(): Promise<void> {
     return this.running === 0 ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
