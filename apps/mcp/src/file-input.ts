@@ -38,14 +38,12 @@ export interface FileSources {
 export interface LoadedFile {
   bytes: Uint8Array;
   filename: string;
-  createdAt: Date;
+  /**
+   * A local file's; none for content or a download: the SDK then sends its fixed "unknown" time, never a made-up
+   * "now" that would make a retried call another request (the service compares it for idempotency keys).
+   */
+  createdAt?: Date;
 }
-
-/**
- * The creation time of content or a download, which have none: fixed (as the SDK's), because a made-up "now" would
- * make a retried call another request (the service compares it for idempotency keys and payment identifiers).
- */
-const UNKNOWN_CREATION_TIME = new Date(0);
 
 const ONE_SOURCE = 'Give the file as exactly one of path (a local file), url (https) or content_base64 with filename.';
 
@@ -60,13 +58,13 @@ export async function loadFileInput(input: FileInput, sources: FileSources): Pro
   }
   if (source === 'url') {
     const fetched = await fetchUrlInput(input.url!, sources.urls);
-    return { bytes: fetched.bytes, filename: input.filename ?? fetched.filename, createdAt: UNKNOWN_CREATION_TIME };
+    return { bytes: fetched.bytes, filename: input.filename ?? fetched.filename };
   }
   if (!input.filename) throw new FileInputError('content_base64 needs a filename (with its extension).');
   const bytes = decodeContent(input.content_base64!);
   if (bytes.length === 0) throw new FileInputError('content_base64 decodes to no bytes.');
   if (bytes.length > MAX_FILE_BYTES) throw new FileInputError(`The file has ${bytes.length} bytes; the service converts files up to ${MAX_FILE_BYTES} bytes.`);
-  return { bytes, filename: input.filename, createdAt: UNKNOWN_CREATION_TIME };
+  return { bytes, filename: input.filename };
 }
 
 /** What detection reads of a local file: a stream of its first 200 bytes and its size, so no file is too large to detect. */
@@ -90,10 +88,10 @@ export async function loadFileForDetection(input: FileInput, sources: FileSource
   }
   if (source === 'url') {
     const fetched = await fetchUrlInput(input.url!, sources.urls);
-    return { data: fetched.bytes, filename: input.filename ?? fetched.filename, createdAt: UNKNOWN_CREATION_TIME };
+    return { data: fetched.bytes, filename: input.filename ?? fetched.filename };
   }
   if (!input.filename) throw new FileInputError('content_base64 needs a filename (with its extension).');
-  return { data: decodeContent(input.content_base64!), filename: input.filename, createdAt: UNKNOWN_CREATION_TIME };
+  return { data: decodeContent(input.content_base64!), filename: input.filename };
 }
 
 function oneSource(input: FileInput): 'path' | 'url' | 'content_base64' {

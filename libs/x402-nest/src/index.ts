@@ -6,7 +6,7 @@ export { Payment, RoutePaymentPipe } from './payment.decorator.js';
 export type { CollectedPayment, PaymentReceipt, RoutePayment } from './route-payment.js';
 export { AFTER_SETTLEMENT_RETRIES, type RetryOptions, withRetries } from './with-retries.js';
 export { type EarlierPayment, PaymentIdentifierInUseError, type PaymentLedger, PaymentReplayError, type SettledPayment, type VerifiedPaymentRecord } from './payment-ledger.js';
-export { carriedIdentifier, PAYMENT_IDENTIFIER_DECLARATION, requestFingerprint } from './payment-identifier.js';
+export { challengeExtensions } from './payment-identifier.js';
 export { encodeHeader, readPaymentHeader, type ReadPayment, upgradeV1Payment } from './payment-header.js';
 export { payerOf, paymentNonce } from './payment-nonce.js';
 export { toCaip2Network, V1_NETWORK_TO_CAIP2 } from './v1-networks.js';

@@ -5,7 +5,15 @@ import type { FastifyRequest } from 'fastify';
 import { payerOf } from './payment-nonce.js';
 
 /** What every challenge declares: a payment may carry an identifier (x402 `payment-identifier`), none is required. */
-export const PAYMENT_IDENTIFIER_DECLARATION: Record<string, unknown> = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
+const PAYMENT_IDENTIFIER_DECLARATION: Record<string, unknown> = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
+
+/**
+ * The extensions a route's challenge declares: payment identifiers, and the route's own (Bazaar metadata…). The
+ * discovery documents publish the same, from here.
+ */
+export function challengeExtensions(routeExtensions?: Record<string, unknown>): Record<string, unknown> {
+  return { ...PAYMENT_IDENTIFIER_DECLARATION, ...routeExtensions };
+}
 
 /** A payment's identifier, or why it is refused. */
 export type CarriedIdentifier = { kind: 'none' } | { kind: 'invalid'; reason: string } | { kind: 'valid'; scoped: string };

@@ -17,8 +17,8 @@ import type { AcceptedPayment } from './accepted-payment.js';
 import { ChallengeCache, type OfferedChallenge } from './challenge-cache.js';
 import { FastifyHttpAdapter } from './fastify-http.adapter.js';
 import { type EarlierPayment, PaymentIdentifierInUseError, type PaymentLedger, PaymentReplayError } from './payment-ledger.js';
-import { carriedIdentifier, PAYMENT_IDENTIFIER_DECLARATION, requestFingerprint } from './payment-identifier.js';
-import { encodeHeader, readPaymentHeader, upgradeV1Payment } from './payment-header.js';
+import { carriedIdentifier, challengeExtensions, requestFingerprint } from './payment-identifier.js';
+import { encodeHeader, type ReadPayment, readPaymentHeader, upgradeV1Payment } from './payment-header.js';
 import { payerOf, paymentNonce } from './payment-nonce.js';
 import type { CollectedPayment, PaymentReceipt, RoutePayment } from './route-payment.js';
 import { AFTER_SETTLEMENT_RETRIES, withRetries } from './with-retries.js';
@@ -82,18 +82,21 @@ export class X402PaymentGate {
 
   /** The payment of one request to `route`: what its handler collects and settles. */
   paymentFor(request: FastifyRequest, reply: FastifyReply, route: PaidRoute): RoutePayment {
+    // Read and checked once, whether the route asks for the identifier first or only collects.
+    let read: ReadPayment | undefined;
+    const presented = () => (read ??= readPaymentHeader(request.headers));
     return {
-      collect: async (priceAtomic, reference) => this.collect(request, reply, route, toPrice(priceAtomic), reference),
+      collect: async (priceAtomic, reference) => this.collect(request, reply, route, toPrice(priceAtomic), reference, presented()),
       get identifier() {
-        const presented = readPaymentHeader(request.headers);
-        const carried = presented.kind === 'v2' ? carriedIdentifier(presented.payload) : undefined;
+        const payment = presented();
+        const carried = payment.kind === 'v2' ? carriedIdentifier(payment.payload) : undefined;
         return carried?.kind === 'valid' ? carried.scoped : undefined;
       },
     };
   }
 
   /** Challenge, decode, verify and record: the payment is then held until its route settles or releases it. */
-  private async collect(request: FastifyRequest, reply: FastifyReply, route: PaidRoute, priceAtomic: string, reference: string | undefined): Promise<CollectedPayment> {
+  private async collect(request: FastifyRequest, reply: FastifyReply, route: PaidRoute, priceAtomic: string, reference: string | undefined, presented: ReadPayment): Promise<CollectedPayment> {
     const server = await this.routeServer(route, request.routeOptions?.url ?? (request.url.split('?')[0] || '/'));
     const context = (paymentHeader?: string): HTTPRequestContext => ({
       adapter: new FastifyHttpAdapter(request, priceAtomic, paymentHeader, this.options.publicBaseUrl),
@@ -102,7 +105,6 @@ export class X402PaymentGate {
       paymentHeader,
     });
 
-    const presented = readPaymentHeader(request.headers);
     let payload: PaymentPayload;
     switch (presented.kind) {
       case 'none':
@@ -288,7 +290,7 @@ export class X402PaymentGate {
   }
 
   private async createRouteServer(route: PaidRoute, pattern: string): Promise<x402HTTPResourceServer> {
-    const extensions = { ...PAYMENT_IDENTIFIER_DECLARATION, ...this.options.extensionsOf?.(route) };
+    const extensions = challengeExtensions(this.options.extensionsOf?.(route));
     const config: RouteConfig = {
       description: route.description,
       mimeType: route.mimeType ?? 'application/json',

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Inject, Req } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { PAYMENT_IDENTIFIER_DECLARATION } from '@fileshift/x402-nest';
+import { challengeExtensions } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ConversionCatalogue } from '../catalogue/conversion-catalogue.service.js';
@@ -94,7 +94,7 @@ export class DiscoveryController {
       devChain: this.rails.devChain,
       conversions: availableConversions((await this.catalogue.current()).graph),
       // As each challenge declares them: payment identifiers accepted, and Bazaar metadata where there is some.
-      extensionsOf: (resource) => ({ ...PAYMENT_IDENTIFIER_DECLARATION, ...publishedBazaarExtensions(this.openApi.json(), resource.operationId, resource.method) }),
+      extensionsOf: (resource) => challengeExtensions(publishedBazaarExtensions(this.openApi.json(), resource.operationId, resource.method)),
     });
   }
 }
