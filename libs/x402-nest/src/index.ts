@@ -14,3 +14,4 @@ export { X402PaymentGate, type PaidRoute, type SettlementOutcome, type X402GateO
 export { X402ChallengeFilter } from './x402-challenge.filter.js';
 export { X402Module, type X402ModuleAsyncOptions } from './x402.module.js';
 export { X402PaymentIdentifierConflictException, X402PaymentRequiredException, X402UnavailableException } from './x402.exceptions.js';
+export { OFFER_VALIDITY_SECONDS } from './offer-receipts.js';

@@ -11,6 +11,7 @@ import {
   type x402ResourceServer,
 } from '@x402/core/server';
 import type { PaymentPayload } from '@x402/core/types';
+import type { OfferReceiptIssuer } from '@x402/extensions/offer-receipt';
 import { HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AcceptedPayment } from './accepted-payment.js';
@@ -18,6 +19,7 @@ import { ChallengeCache, type OfferedChallenge } from './challenge-cache.js';
 import { FastifyHttpAdapter } from './fastify-http.adapter.js';
 import { type EarlierPayment, PaymentIdentifierInUseError, type PaymentLedger, PaymentReplayError } from './payment-ledger.js';
 import { carriedIdentifier, challengeExtensions, requestFingerprint } from './payment-identifier.js';
+import { repeatedReceipt, SIGNED_CHALLENGE_MAX_AGE_MS, useOfferReceipts } from './offer-receipts.js';
 import { encodeHeader, type ReadPayment, readPaymentHeader, upgradeV1Payment } from './payment-header.js';
 import { payerOf, paymentNonce } from './payment-nonce.js';
 import type { CollectedPayment, PaymentReceipt, RoutePayment } from './route-payment.js';
@@ -54,6 +56,11 @@ export interface X402GateOptions {
    * at its first request. Each needs its resource-server extension registered to be enriched (method, path).
    */
   extensionsOf?: (route: PaidRoute) => Record<string, unknown> | undefined;
+  /**
+   * Signs offers and receipts (x402 `offer-receipt`): every challenge then carries signed offers and every settlement
+   * (a repeated one too) a signed receipt naming its transaction.
+   */
+  offerReceipts?: OfferReceiptIssuer;
 }
 
 /** `settled`: the money moved; `refused`: the facilitator declined (402); `unavailable`: it could not be asked (503). */
@@ -70,10 +77,15 @@ export class X402PaymentGate {
    * have no hooks, their extensions are declared once per route (enriched only from the method and the URL), and
    * the `exact` scheme adds nothing per request (no nonce, no timestamp).
    */
-  private readonly challenges = new ChallengeCache();
+  private readonly challenges: ChallengeCache;
+  /** What every route declares for offers and receipts: nothing without an issuer. */
+  private readonly offerReceiptDeclaration: Record<string, unknown>;
 
   constructor(private readonly options: X402GateOptions) {
     if (options.accepts.length === 0) throw new Error('X402PaymentGate needs at least one accepted payment');
+    // Signed offers expire: a kept challenge is rebuilt long before its offers do.
+    this.challenges = new ChallengeCache(256, options.offerReceipts ? SIGNED_CHALLENGE_MAX_AGE_MS : undefined);
+    this.offerReceiptDeclaration = options.offerReceipts ? useOfferReceipts(options.resourceServer, options.offerReceipts) : {};
   }
 
   get accepts(): readonly AcceptedPayment[] {
@@ -140,7 +152,7 @@ export class X402PaymentGate {
     if (reservation.status === 'rejected' && identifier && (reservation.reason instanceof PaymentReplayError || reservation.reason instanceof PaymentIdentifierInUseError)) {
       // Before the verification's outcome: the first payment may have spent what this one would pay with.
       const earlier = await this.options.ledger.paymentWithId(identifier.scoped);
-      if (earlier) return this.repeated(earlier, identifier.fingerprint, route, reply);
+      if (earlier) return this.repeated(earlier, identifier.fingerprint, route, reply, context().adapter.getUrl());
       // Held a moment ago, failed since: the identifier is free again.
       if (reservation.reason instanceof PaymentIdentifierInUseError) throw new X402PaymentIdentifierConflictException('in_progress');
     }
@@ -175,7 +187,10 @@ export class X402PaymentGate {
         close();
         let settlement;
         try {
-          settlement = await server.processSettlement(paymentPayload, paymentRequirements, declaredExtensions, { request: context(paymentHeader) });
+          // @x402/core 2.27 hands back the declarations its challenge enriched in place (offer-receipt's became the
+          // offers): the route's own declaration is what tells the receipt to name the transaction.
+          const declared = { ...declaredExtensions, ...this.offerReceiptDeclaration };
+          settlement = await server.processSettlement(paymentPayload, paymentRequirements, declared, { request: context(paymentHeader) });
         } catch (error) {
           this.options.onError?.('settlement failed to run', error);
           this.options.onSettlement?.(route.name, 'unavailable');
@@ -209,7 +224,7 @@ export class X402PaymentGate {
    * A request repeated with the identifier of an earlier payment: that payment's receipt when it settled for the
    * same request; 409 when it was for another request, or is still being settled.
    */
-  private repeated(earlier: EarlierPayment, fingerprint: string, route: PaidRoute, reply: FastifyReply): CollectedPayment {
+  private repeated(earlier: EarlierPayment, fingerprint: string, route: PaidRoute, reply: FastifyReply, resourceUrl: string): CollectedPayment {
     if (earlier.endpoint !== route.name || earlier.requestFingerprint !== fingerprint) throw new X402PaymentIdentifierConflictException('reused');
     const receipt = earlier.receipt;
     if (!receipt) throw new X402PaymentIdentifierConflictException('in_progress');
@@ -220,7 +235,9 @@ export class X402PaymentGate {
       repeated: true,
       release: async () => undefined,
       settle: async () => {
-        reply.header('PAYMENT-RESPONSE', encodePaymentResponseHeader(paymentResponseOf(receipt)));
+        const issuer = this.options.offerReceipts;
+        const extensions = issuer ? await repeatedReceipt(issuer, resourceUrl, receipt) : {};
+        reply.header('PAYMENT-RESPONSE', encodePaymentResponseHeader({ ...paymentResponseOf(receipt), ...(Object.keys(extensions).length ? { extensions } : {}) }));
         return receipt;
       },
     };
@@ -290,7 +307,7 @@ export class X402PaymentGate {
   }
 
   private async createRouteServer(route: PaidRoute, pattern: string): Promise<x402HTTPResourceServer> {
-    const extensions = challengeExtensions(this.options.extensionsOf?.(route));
+    const extensions = { ...challengeExtensions(this.options.extensionsOf?.(route)), ...this.offerReceiptDeclaration };
     const config: RouteConfig = {
       description: route.description,
       mimeType: route.mimeType ?? 'application/json',

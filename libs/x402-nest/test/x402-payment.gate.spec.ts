@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { x402ResourceServer } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { createOfferJWS, createReceiptJWS, type JWSSigner, type OfferReceiptIssuer, verifyOfferSignatureJWS, verifyReceiptSignatureJWS } from '@x402/extensions/offer-receipt';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeHeader, X402PaymentGate, X402PaymentIdentifierConflictException, X402PaymentRequiredException, X402UnavailableException } from '../src/index.js';
 import { FakeFacilitator } from './support/fake-facilitator.js';
 import { MemoryLedger } from './support/memory-ledger.js';
@@ -328,5 +329,61 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
   it('refuses a price that is not positive', async () => {
     const { request, reply } = exchange();
     await expect(gate.paymentFor(request, reply, ROUTE).collect(0)).rejects.toBeInstanceOf(RangeError);
+  });
+
+  describe('offer-receipt: with an issuer, signed offers in every challenge and a signed receipt in every settlement', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const publicJwk = publicKey.export({ format: 'jwk' });
+    const signer: JWSSigner = { kid: 'did:web:localhost#receipts', format: 'jws', algorithm: 'EdDSA', sign: async (input) => sign(null, input, privateKey).toString('base64url') };
+    const issuer: OfferReceiptIssuer = {
+      kid: signer.kid,
+      format: 'jws',
+      issueOffer: (resourceUrl, input) => createOfferJWS(resourceUrl, input, signer),
+      issueReceipt: (resourceUrl, payer, network, transaction) => createReceiptJWS({ resourceUrl, payer, network, transaction }, signer),
+    };
+    const receiptOf = (sent: Record<string, string>) => JSON.parse(Buffer.from(sent['payment-response']!, 'base64').toString()).extensions['offer-receipt'].info.receipt;
+
+    beforeEach(() => {
+      gate = new X402PaymentGate({
+        resourceServer: new x402ResourceServer(facilitator).register(NETWORK, new ExactEvmScheme()),
+        accepts: [{ scheme: 'exact', network: NETWORK, asset: ASSET, payTo: PAY_TO, extra: { name: 'USD Coin', version: '2' } }],
+        ledger,
+        offerReceipts: issuer,
+      });
+    });
+    afterEach(() => vi.restoreAllMocks());
+
+    it('offers each accepted payment, signed, valid for five minutes', async () => {
+      const challenge = await challengeOf(2000);
+      const [offer] = (challenge.extensions?.['offer-receipt'] as { info: { offers: Array<{ format: 'jws'; signature: string }> } }).info.offers;
+      const payload = await verifyOfferSignatureJWS(offer!, publicJwk);
+      expect(payload).toMatchObject({ resourceUrl: 'http://localhost/api/x402/v1/detect-file-type', scheme: 'exact', network: NETWORK, asset: ASSET, payTo: PAY_TO, amount: '2000' });
+      expect(payload.validUntil - Date.now() / 1000).toBeGreaterThan(290);
+      // Another amount under the same signature.
+      const [header, , signature] = offer!.signature.split('.');
+      const dearer = Buffer.from(JSON.stringify({ ...payload, amount: '1' })).toString('base64url');
+      await expect(verifyOfferSignatureJWS({ ...offer!, signature: `${header}.${dearer}.${signature}` }, publicJwk)).rejects.toThrow();
+    });
+
+    it('rebuilds a kept challenge after a minute, so its offers never come near their end', async () => {
+      const first = await challengeOf(2000);
+      expect(await challengeOf(2000)).toBe(first);
+      const now = Date.now();
+      vi.spyOn(Date, 'now').mockReturnValue(now + 61_000);
+      expect(await challengeOf(2000)).not.toBe(first);
+    });
+
+    it('a settlement carries a receipt naming the payer, the network and the transaction; so does a repeat of it', async () => {
+      const [accepted] = (await challengeOf(2000)).accepts;
+      const payload = { ...evmPayment(accepted!), extensions: { 'payment-identifier': { info: { required: false, id: 'pay_0123456789abcdef0123' } } } };
+      const first = collectWith(payload);
+      const settled = await (await first.collecting).settle();
+      const receipt = await verifyReceiptSignatureJWS(receiptOf(first.sent), publicJwk);
+      expect(receipt).toMatchObject({ resourceUrl: 'http://localhost/api/x402/v1/detect-file-type', payer: PAYER, network: NETWORK, transaction: settled.txHash });
+      const repeat = collectWith({ ...payload, payload: evmPayment(accepted!).payload });
+      expect(await (await repeat.collecting).settle()).toEqual(settled);
+      expect(await verifyReceiptSignatureJWS(receiptOf(repeat.sent), publicJwk)).toMatchObject({ payer: PAYER, transaction: settled.txHash });
+      expect(facilitator.settled).toHaveLength(1);
+    });
   });
 });
