@@ -15,8 +15,9 @@ import { JobLeasesAndDeployment1764100000000 } from './database/migrations/17641
 import { ConversionPlans1764200000000 } from './database/migrations/1764200000000-conversion-plans.js';
 import { JobRecordsApart1764300000000 } from './database/migrations/1764300000000-job-records-apart.js';
 import { PaymentIdentifiers1764400000000 } from './database/migrations/1764400000000-payment-identifiers.js';
+import { DeliveryRecords1764500000000 } from './database/migrations/1764500000000-delivery-records.js';
 
 /** The tables of the service and their migrations: explicit lists, identical in src/ and dist/ — no globs. */
 export const ENTITIES = [PaymentRecord, ConversionJob, JobTombstone, JobLeaseRecord, ResultPurchase, ApiKey, KeyApiUpload, KeyApiConversion, DeploymentIdentity];
-export const MIGRATIONS = [CreatePaymentRecords1763800000000, CreateConversionJobs1763900000000, CreateKeyApiTables1764000000000, JobLeasesAndDeployment1764100000000, ConversionPlans1764200000000, JobRecordsApart1764300000000, PaymentIdentifiers1764400000000];
+export const MIGRATIONS = [CreatePaymentRecords1763800000000, CreateConversionJobs1763900000000, CreateKeyApiTables1764000000000, JobLeasesAndDeployment1764100000000, ConversionPlans1764200000000, JobRecordsApart1764300000000, PaymentIdentifiers1764400000000, DeliveryRecords1764500000000];
 export const SCHEMA: DatabaseSchema = { entities: ENTITIES, migrations: MIGRATIONS };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpFacilitator } from './support/http-facilitator.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { type Challenge, encodeBase64Json, signedPayment } from './support/x402-payer.js';
+import { newSigningKeyPem } from './support/signing-key.js';
 
 const SOLANA = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
 const SOLANA_PAY_TO = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
@@ -30,6 +31,7 @@ describe('live mode: a remote facilitator over HTTP, EVM and Solana offered', ()
       X402_EVM_ASSET: chain.usdcAddress,
       X402_EVM_PAY_TO: chain.payTo,
       X402_SVM_PAY_TO: SOLANA_PAY_TO,
+      RECEIPT_SIGNING_KEY: newSigningKeyPem(),
     });
     url = `${t.baseUrl}/api/x402/v1/detect-file-type`;
   });

@@ -24,6 +24,7 @@ import { startHttpFacilitator } from './support/http-facilitator.js';
 import { startSolanaRpcStub } from './support/solana-rpc-stub.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { decodeBase64Json } from './support/x402-payer.js';
+import { newSigningKeyPem } from './support/signing-key.js';
 
 const SOLANA = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
 const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -59,7 +60,7 @@ describe('Solana payments through the official SVM client and facilitator (chain
       getSupported: async () => svm.getSupported() as SupportedResponse,
     };
     facilitator = await startHttpFacilitator(client);
-    t = await startTestApp({ ROLE: 'api', FACILITATOR_URL: facilitator.url, X402_SVM_PAY_TO: payTo.address });
+    t = await startTestApp({ ROLE: 'api', FACILITATOR_URL: facilitator.url, X402_SVM_PAY_TO: payTo.address, RECEIPT_SIGNING_KEY: newSigningKeyPem() });
     url = `${t.baseUrl}/api/x402/v1/detect-file-type`;
   });
   afterAll(async () => {

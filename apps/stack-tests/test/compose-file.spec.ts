@@ -15,6 +15,7 @@ const localVariables = parseEnvFile(readFileSync(join(root, 'deploy/local.env'),
 const productionVariables = {
   FACILITATOR_URL: 'https://facilitator.example',
   X402_EVM_PAY_TO: '0x000000000000000000000000000000000000dEaD',
+  RECEIPT_SIGNING_KEY: '{"kty":"OKP","crv":"Ed25519","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}',
   S3_ACCESS_KEY_ID: 'fileshift',
   S3_SECRET_ACCESS_KEY: 'a-long-enough-secret',
   METRICS_TOKEN: 'a-metrics-token-of-32-characters',
@@ -90,10 +91,11 @@ describe('the stack docker-compose.yml describes', () => {
   });
 
   it('an API started with the production environment but no payment settings refuses to start, naming them (exit 78)', () => {
-    const { FACILITATOR_URL: _url, X402_EVM_PAY_TO: _payTo, ...withoutPayments } = productionVariables;
+    const { FACILITATOR_URL: _url, X402_EVM_PAY_TO: _payTo, RECEIPT_SIGNING_KEY: _key, ...withoutPayments } = productionVariables;
     const environment = resolveCompose(composeText, withoutPayments).services.api!.environment!;
     const run = spawnSync(process.execPath, [join(API_DIST, 'main.js')], { env: { PATH: process.env.PATH, ...environment }, encoding: 'utf8', timeout: 30_000 });
     expect(run.status, run.stderr).toBe(78);
     expect(run.stderr + run.stdout).toMatch(/FACILITATOR_URL/);
+    expect(run.stderr + run.stdout).toMatch(/RECEIPT_SIGNING_KEY/);
   });
 });

@@ -3,6 +3,7 @@ import { defaultLibreOfficePoolSize, type EngineClass, SANDBOX_SETTINGS, type Sa
 import { z } from 'zod';
 import type { KeyApiLimits } from '../api-keys/api-key-limits.js';
 import { MAX_UPLOAD_BYTES } from './upload-limit.js';
+import { parseSigningKey } from '../payments/receipts/signing-key.js';
 import { PAYMENTS_MODES, type PaymentMode, type PaymentModeSource, paymentModeProblems, resolvePaymentMode } from './payments-mode.js';
 
 export type { PaymentMode, PaymentModeSource } from './payments-mode.js';
@@ -14,7 +15,7 @@ export type StorageDriver = (typeof STORAGE_DRIVERS)[number];
 const S3_REQUIRED = ['S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
 const S3_VARIABLES = ['S3_ENDPOINT', ...S3_REQUIRED, 'S3_FORCE_PATH_STYLE', 'S3_KEY_PREFIX'] as const;
 /** Variables whose values a configuration problem never repeats. */
-const SECRET_VARIABLES = new Set(['S3_SECRET_ACCESS_KEY', 'FACILITATOR_AUTH_HEADERS', 'METRICS_TOKEN']);
+const SECRET_VARIABLES = new Set(['S3_SECRET_ACCESS_KEY', 'FACILITATOR_AUTH_HEADERS', 'METRICS_TOKEN', 'RECEIPT_SIGNING_KEY']);
 
 const port = z.coerce.number().int().min(0).max(65535);
 export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -22,6 +23,13 @@ export const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
 export const SOLANA_USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 
 const caip2 = z.string().regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/, 'must be a CAIP-2 network id such as eip155:8453');
+const ed25519PrivateKey = z.string().superRefine((text, context) => {
+  try {
+    parseSigningKey(text);
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+});
 const jsonHeaders = z.string().transform((text, context) => {
   try {
     const value = JSON.parse(text) as unknown;
@@ -91,6 +99,7 @@ export const environmentSchema = z.object({
   X402_SVM_PAY_TO: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address').optional(),
   X402_MAX_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   DEVCHAIN_RPC_URL: url(['http:', 'https:']).optional(),
+  RECEIPT_SIGNING_KEY: ed25519PrivateKey.optional(),
   X402_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   X402_STATUS_MAX_WAITING: z.coerce.number().int().min(0).default(10_000),
   KEY_API_ANONYMOUS_REQUESTS_PER_MINUTE: count.default(10),
@@ -230,6 +239,8 @@ export interface PaymentConfig {
   svm: { network: string; asset: string; payTo?: string };
   maxTimeoutSeconds: number;
   devChainRpcUrl?: string;
+  /** Signs offers, receipts and delivery records (Ed25519, PEM or JWK); in dev mode, when unset, one kept in the data directory. */
+  receiptSigningKey?: string;
 }
 
 /** Prices in USDC atomic units (6 decimals). */
@@ -289,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
         svm: { network: e.X402_SVM_NETWORK, asset: e.X402_SVM_ASSET, payTo: e.X402_SVM_PAY_TO },
         maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,
         devChainRpcUrl: e.DEVCHAIN_RPC_URL,
+        receiptSigningKey: e.RECEIPT_SIGNING_KEY,
       },
       x402RateLimitPerMinute: e.X402_RATE_LIMIT_PER_MINUTE,
       x402StatusMaxWaiting: e.X402_STATUS_MAX_WAITING,

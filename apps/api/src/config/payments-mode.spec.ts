@@ -1,8 +1,11 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './app-config.js';
 
 const FACILITATOR = { FACILITATOR_URL: 'https://facilitator.example/x402' };
 const PAY_TO = { X402_EVM_PAY_TO: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' };
+const { privateKey } = generateKeyPairSync('ed25519');
+const KEY = { RECEIPT_SIGNING_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string };
 
 function problemsOf(env: Record<string, string>): string[] {
   const result = loadConfig(env, 'v');
@@ -27,7 +30,7 @@ describe('payment mode (PAYMENTS_MODE)', () => {
       modeSource: 'PAYMENTS_MODE',
       devChainRpcUrl: 'http://127.0.0.1:8545',
     });
-    expect(paymentsOf({ PAYMENTS_MODE: 'live', NODE_ENV: 'production', ...FACILITATOR, ...PAY_TO })).toMatchObject({
+    expect(paymentsOf({ PAYMENTS_MODE: 'live', NODE_ENV: 'production', ...FACILITATOR, ...KEY, ...PAY_TO })).toMatchObject({
       mode: 'live',
       modeSource: 'PAYMENTS_MODE',
       facilitatorUrl: FACILITATOR.FACILITATOR_URL,
@@ -52,21 +55,31 @@ describe('payment mode (PAYMENTS_MODE)', () => {
   });
 
   it('refuses live payments without a facilitator or a payTo address', () => {
-    expect(problemsOf({ PAYMENTS_MODE: 'live', ...PAY_TO })).toEqual([expect.stringMatching(/^FACILITATOR_URL: PAYMENTS_MODE=live needs .* \(missing\)$/)]);
-    expect(problemsOf({ PAYMENTS_MODE: 'live', ...FACILITATOR })).toEqual([expect.stringMatching(/^X402_EVM_PAY_TO: live payments need X402_EVM_PAY_TO and\/or X402_SVM_PAY_TO/)]);
-    expect(problemsOf({ PAYMENTS_MODE: 'live', X402_SVM_PAY_TO: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', ...FACILITATOR })).toEqual([]);
+    expect(problemsOf({ PAYMENTS_MODE: 'live', ...PAY_TO, ...KEY })).toEqual([expect.stringMatching(/^FACILITATOR_URL: PAYMENTS_MODE=live needs .* \(missing\)$/)]);
+    expect(problemsOf({ PAYMENTS_MODE: 'live', ...FACILITATOR, ...KEY })).toEqual([expect.stringMatching(/^X402_EVM_PAY_TO: live payments need X402_EVM_PAY_TO and\/or X402_SVM_PAY_TO/)]);
+    expect(problemsOf({ PAYMENTS_MODE: 'live', X402_SVM_PAY_TO: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', ...FACILITATOR, ...KEY })).toEqual([]);
+  });
+
+  it('live payments need the receipt signing key (not a worker, which signs nothing); it must be an Ed25519 private key', () => {
+    expect(problemsOf({ PAYMENTS_MODE: 'live', ...FACILITATOR, ...PAY_TO })).toEqual([expect.stringMatching(/^RECEIPT_SIGNING_KEY: live payments need the Ed25519 key .* \(missing\)$/)]);
+    expect(problemsOf({ PAYMENTS_MODE: 'live', ROLE: 'worker', ...FACILITATOR, ...PAY_TO })).toEqual([]);
+    const jwk = JSON.stringify(privateKey.export({ format: 'jwk' }));
+    expect(paymentsOf({ PAYMENTS_MODE: 'live', ...FACILITATOR, ...PAY_TO, RECEIPT_SIGNING_KEY: jwk })).toMatchObject({ receiptSigningKey: jwk });
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+    expect(problemsOf({ RECEIPT_SIGNING_KEY: rsa })).toEqual(['RECEIPT_SIGNING_KEY: must be an Ed25519 key (got rsa) (value hidden)']);
+    expect(problemsOf({ RECEIPT_SIGNING_KEY: 'secret' })).toEqual(['RECEIPT_SIGNING_KEY: must be a private key in PEM (PKCS#8) or JWK form (value hidden)']);
   });
 
   it('refuses FACILITATOR_URL with PAYMENTS_MODE=dev, and the dev chain or fault injection with live', () => {
     expect(problemsOf({ PAYMENTS_MODE: 'dev', ...FACILITATOR })).toEqual([expect.stringMatching(/^FACILITATOR_URL: is for live payments and contradicts PAYMENTS_MODE=dev/)]);
-    expect(problemsOf({ PAYMENTS_MODE: 'live', ...FACILITATOR, ...PAY_TO, DEVCHAIN_RPC_URL: 'http://127.0.0.1:8545' })).toEqual([
+    expect(problemsOf({ PAYMENTS_MODE: 'live', ...FACILITATOR, ...KEY, ...PAY_TO, DEVCHAIN_RPC_URL: 'http://127.0.0.1:8545' })).toEqual([
       expect.stringMatching(/^DEVCHAIN_RPC_URL: is for dev payments/),
     ]);
-    expect(problemsOf({ ...FACILITATOR, ...PAY_TO, FAULT_PAUSE_BEFORE_ENQUEUE_MS: '1000' })).toEqual([expect.stringMatching(/^FAULT_PAUSE_BEFORE_ENQUEUE_MS: is a test-only/)]);
+    expect(problemsOf({ ...FACILITATOR, ...KEY, ...PAY_TO, FAULT_PAUSE_BEFORE_ENQUEUE_MS: '1000' })).toEqual([expect.stringMatching(/^FAULT_PAUSE_BEFORE_ENQUEUE_MS: is a test-only/)]);
   });
 
   it('still reads FACILITATOR_URL alone as live (the form before PAYMENTS_MODE), with live mode\'s requirements', () => {
-    expect(paymentsOf({ NODE_ENV: 'production', ...FACILITATOR, ...PAY_TO })).toMatchObject({ mode: 'live', modeSource: 'FACILITATOR_URL' });
-    expect(problemsOf({ ...FACILITATOR })).toEqual([expect.stringMatching(/^X402_EVM_PAY_TO: live payments need/)]);
+    expect(paymentsOf({ NODE_ENV: 'production', ...FACILITATOR, ...KEY, ...PAY_TO })).toMatchObject({ mode: 'live', modeSource: 'FACILITATOR_URL' });
+    expect(problemsOf({ ...FACILITATOR, ...KEY })).toEqual([expect.stringMatching(/^X402_EVM_PAY_TO: live payments need/)]);
   });
 });

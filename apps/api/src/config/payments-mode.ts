@@ -14,6 +14,7 @@ export interface PaymentModeEnvironment {
   DEVCHAIN_RPC_URL?: string;
   X402_EVM_PAY_TO?: string;
   X402_SVM_PAY_TO?: string;
+  RECEIPT_SIGNING_KEY?: string;
   FAULT_PAUSE_BEFORE_ENQUEUE_MS?: number;
 }
 
@@ -57,6 +58,10 @@ export function paymentModeProblems(env: PaymentModeEnvironment): PaymentModePro
   }
   if (!env.X402_EVM_PAY_TO && !env.X402_SVM_PAY_TO) {
     problems.push({ variable: 'X402_EVM_PAY_TO', message: 'live payments need X402_EVM_PAY_TO and/or X402_SVM_PAY_TO' });
+  }
+  // Every replica must sign with the key /.well-known/did.json publishes; a key made per machine would not be.
+  if (!env.RECEIPT_SIGNING_KEY && env.ROLE !== 'worker') {
+    problems.push({ variable: 'RECEIPT_SIGNING_KEY', message: 'live payments need the Ed25519 key that signs offers, receipts and delivery records (PEM or JWK; e.g. openssl genpkey -algorithm ed25519)' });
   }
   if (env.DEVCHAIN_RPC_URL) {
     problems.push({ variable: 'DEVCHAIN_RPC_URL', message: 'is for dev payments and contradicts live payments: unset it' });

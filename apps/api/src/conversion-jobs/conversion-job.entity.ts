@@ -13,6 +13,22 @@ export type ConversionJobOrigin = 'x402' | 'key_api';
 /** What a finished job delivers when it wrote several files (a page each): one ZIP of them, or each file on its own. */
 export type ResultDelivery = 'bundle' | 'parts';
 
+/** A file's SHA-256 (hex) and size. */
+export interface FileDigest {
+  sha256: string;
+  sizeBytes: number;
+}
+
+/** What a done job's run delivered, as its signed delivery record states it. */
+export interface ResultManifest {
+  /** The plan that ran, each step with its engine's version on the worker that ran it (null: not known). */
+  steps: Array<{ engine: string; version: string | null; from: string; to: string }>;
+  /** Each stored result file, in the order of `resultFiles(job)`. */
+  files: FileDigest[];
+  /** The files inside a bundle (a ZIP of pages), in page order, as named in it. */
+  bundled?: Array<FileDigest & { filename: string }>;
+}
+
 /**
  * One conversion: what was asked (input, target, plans, options), how it goes and how it ended. Removed with its
  * files 24 hours after creation. A run's lease, the x402 API's purchase of the result and the key API's download
@@ -81,6 +97,10 @@ export class ConversionJob {
 
   @Column({ name: 'result_size_bytes', type: 'bigint', nullable: true, transformer: { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) } })
   resultSizeBytes!: number | null;
+
+  /** What the run delivered: file digests, engines and versions (null until done, and for jobs of older versions). */
+  @Column({ name: 'result_manifest', type: 'jsonb', nullable: true })
+  resultManifest!: ResultManifest | null;
 
   @Column({ name: 'failure_type', type: 'text', nullable: true })
   failureType!: FailureType | null;

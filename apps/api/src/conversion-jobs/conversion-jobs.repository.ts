@@ -51,6 +51,7 @@ export class ConversionJobsRepository {
         progressPercent: 0,
         resultSizeBytes: null,
         resultCount: null,
+        resultManifest: null,
         failureType: null,
         failureMessage: null,
         finishedAt: null,

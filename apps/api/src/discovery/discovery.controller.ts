@@ -15,6 +15,7 @@ import { renderLlmsTxt } from './llms-txt.js';
 import { OpenApiDocumentStore } from '../http-kit/openapi-document.store.js';
 import { paidResources } from './paid-resources.js';
 import { PaymentRails } from '../payments/payment-rails.js';
+import { ReceiptSigner } from '../payments/receipts/receipt-signer.js';
 import { publicBaseUrl } from '../http-kit/public-base-url.js';
 import { renderWellKnownX402 } from './well-known-x402.js';
 
@@ -30,6 +31,7 @@ export class DiscoveryController {
     private readonly openApi: OpenApiDocumentStore,
     private readonly rails: PaymentRails,
     private readonly catalogue: ConversionCatalogue,
+    private readonly signer: ReceiptSigner,
   ) {}
 
   @Get('api/x402/v1')
@@ -96,5 +98,15 @@ export class DiscoveryController {
       // As each challenge declares them: payment identifiers accepted, and Bazaar metadata where there is some.
       extensionsOf: (resource) => challengeExtensions(publishedBazaarExtensions(this.openApi.json(), resource.operationId, resource.method)),
     });
+  }
+
+  @Get('.well-known/did.json')
+  @ApiOperation({
+    operationId: 'getDidDocument',
+    summary: 'The did:web document publishing the Ed25519 key that signs x402 offers, receipts and delivery records (free).',
+  })
+  @ApiResponse({ status: 200, description: 'DID document.', content: { 'application/json': { schema: { type: 'object' } } } })
+  didDocument(@Req() request: FastifyRequest): object {
+    return this.signer.didDocument(publicBaseUrl(this.config, request));
   }
 }

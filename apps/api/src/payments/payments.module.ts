@@ -9,6 +9,7 @@ import { settlementKindOf } from './settlement-kind.js';
 import { PaymentLedgerRepository } from './payment-ledger.repository.js';
 import { PaymentRails } from './payment-rails.js';
 import { PaymentRailsModule } from './payment-rails.module.js';
+import { ReceiptSigner } from './receipts/receipt-signer.js';
 
 const logger = new Logger('x402');
 
@@ -18,8 +19,8 @@ const logger = new Logger('x402');
     PaymentRailsModule,
     X402Module.forRootAsync({
       imports: [PaymentRailsModule, OpenApiDocumentModule],
-      inject: [APP_CONFIG, PaymentRails, PaymentLedgerRepository, ServiceMetrics, OpenApiDocumentStore],
-      useFactory: (config: AppConfig, rails: PaymentRails, ledger: PaymentLedgerRepository, metrics: ServiceMetrics, openApi: OpenApiDocumentStore) => ({
+      inject: [APP_CONFIG, PaymentRails, PaymentLedgerRepository, ServiceMetrics, OpenApiDocumentStore, ReceiptSigner],
+      useFactory: (config: AppConfig, rails: PaymentRails, ledger: PaymentLedgerRepository, metrics: ServiceMetrics, openApi: OpenApiDocumentStore, signer: ReceiptSigner) => ({
         resourceServer: rails.resourceServer,
         accepts: rails.accepts,
         ledger,
@@ -28,6 +29,7 @@ const logger = new Logger('x402');
         onSettlement: (route: string, outcome: SettlementOutcome) => metrics.settlementEnded(settlementKindOf(route), outcome),
         // Asked at a route's first request, after bootstrap built the document.
         extensionsOf: (route: PaidRoute) => bazaarExtensions(openApi.json(), route.name),
+        offerReceipts: signer.issuer,
       }),
     }),
   ],

@@ -28,6 +28,10 @@ export class ResultPurchase {
   @Column({ name: 'download_expires_at', type: 'timestamptz', nullable: true })
   downloadExpiresAt!: Date | null;
 
+  /** The signed delivery record of the sale (compact JWS), the same for every download of the result. */
+  @Column({ name: 'delivery_record', type: 'text', nullable: true })
+  deliveryRecord!: string | null;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }

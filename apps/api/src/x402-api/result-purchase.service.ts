@@ -3,6 +3,7 @@ import { AFTER_SETTLEMENT_RETRIES, type PaymentReceipt, type RoutePayment, withR
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { PaymentLedgerRepository } from '../payments/payment-ledger.repository.js';
+import { ReceiptSigner } from '../payments/receipts/receipt-signer.js';
 import { price, resultTierFor } from '../payments/pricing.js';
 import type { ConversionJob } from '../conversion-jobs/conversion-job.entity.js';
 import { ConversionJobs } from '../conversion-jobs/conversion-jobs.service.js';
@@ -14,6 +15,7 @@ import { PURCHASE_RESULT_OPERATION } from '../payments/paid-operations.js';
 import type { ResultPurchase } from './result-purchase.entity.js';
 import { ResultPurchases } from './result-purchases.repository.js';
 import type { PurchasedConversionResult } from './result.schemas.js';
+import { deliveryRecordPayload } from './delivery-record.js';
 
 export const DOWNLOAD_VALIDITY_MS = 3600 * 1000;
 
@@ -28,6 +30,7 @@ export class ResultPurchaseService {
     private readonly jobs: ConversionJobs,
     private readonly purchases: ResultPurchases,
     private readonly ledger: PaymentLedgerRepository,
+    private readonly signer: ReceiptSigner,
   ) {}
 
   async purchase(jobId: string, payment: RoutePayment, baseUrl: string): Promise<PurchasedConversionResult> {
@@ -76,7 +79,8 @@ export class ResultPurchaseService {
       expiresAt = new Date(Math.min(Date.now() + DOWNLOAD_VALIDITY_MS, job.expiresAt.getTime()));
     }
     const delivered = this.soldFile(job);
-    await withRetries(() => this.purchases.markPaid(job.id, { token, expiresAt }), {
+    const deliveryRecord = purchase?.deliveryRecord ?? (await this.signDeliveryRecord(job, delivered, receipt, baseUrl));
+    const kept = await withRetries(() => this.purchases.markPaid(job.id, { token, expiresAt, deliveryRecord }), {
       ...(settled ? AFTER_SETTLEMENT_RETRIES : { attempts: 1, firstDelayMs: 0, maxDelayMs: 0 }),
       onRetry: (error) => this.logger.warn(`recording the purchase of job ${job.id} failed; retrying: ${String(error)}`),
     });
@@ -87,6 +91,7 @@ export class ResultPurchaseService {
       filename: delivered.filename,
       mime_type: delivered.mimeType,
       result_size_bytes: job.resultSizeBytes ?? 0,
+      ...(kept ? { delivery_record: kept } : {}),
       ...(receipt
         ? {
             payment: {
@@ -100,6 +105,13 @@ export class ResultPurchaseService {
           }
         : {}),
     };
+  }
+
+  /** The signed record of what this sale delivers; null without a settled payment or a manifest of the run. */
+  private async signDeliveryRecord(job: ConversionJob, sold: ResultFile, receipt: PaymentReceipt | undefined, baseUrl: string): Promise<string | null> {
+    const resourceUrl = `${baseUrl}/api/x402/v1/convert-file/${job.id}/result`;
+    const payload = receipt && deliveryRecordPayload(job, sold, receipt, resourceUrl);
+    return payload ? this.signer.signRecord(payload, resourceUrl) : null;
   }
 
   /** What the x402 API sells of a result: its one file (a ZIP when the conversion wrote several: the job's delivery is a bundle). */

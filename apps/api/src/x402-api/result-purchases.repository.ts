@@ -36,9 +36,17 @@ export class ResultPurchases {
     return this.changed(this.purchases.createQueryBuilder().delete().where("job_id = :jobId AND state = 'buying'", { jobId }));
   }
 
-  /** The result is paid for; the download URL given out with it. */
-  async markPaid(jobId: string, download: { token: string; expiresAt: Date }): Promise<void> {
-    await this.purchases.update({ jobId }, { state: 'paid', downloadToken: download.token, downloadExpiresAt: download.expiresAt });
+  /**
+   * The result is paid for; the download URL given out with it, and its delivery record unless it has one: the record
+   * kept is returned, so every later download carries the first one signed.
+   */
+  async markPaid(jobId: string, download: { token: string; expiresAt: Date; deliveryRecord: string | null }): Promise<string | null> {
+    const rows = (await this.purchases.query(
+      `UPDATE x402_result_purchases SET state = 'paid', download_token = $2, download_expires_at = $3, delivery_record = COALESCE(delivery_record, $4), updated_at = now()
+       WHERE job_id = $1 RETURNING delivery_record`,
+      [jobId, download.token, download.expiresAt, download.deliveryRecord],
+    )) as [Array<{ delivery_record: string | null }>, number];
+    return rows[0][0]?.delivery_record ?? null;
   }
 
   /** Purchases that started more than `graceSeconds` ago and never ended. */

@@ -24,6 +24,13 @@ export const PurchasedConversionResultSchema = apiSchema(
     mime_type: z.string(),
     result_size_bytes: z.number().int().min(0),
     payment: PaymentReceiptSchema.optional(),
+    delivery_record: z
+      .string()
+      .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/)
+      .optional()
+      .describe(
+        'What was delivered for the payment, signed by the service: a compact JWS (EdDSA) whose kid names the key in /.well-known/did.json. Its payload binds the job, the input\'s and the output\'s SHA-256 and size, the engines and their versions, and the payment with its transaction. The same for every download of the result.',
+      ),
   }),
 );
 

@@ -1,5 +1,4 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConversionError, type ConversionPlan } from '@fileshift/converters';
@@ -13,7 +12,7 @@ import type { JobContext } from '../../queue/job-handler-registry.js';
 import { OnJob } from '../../queue/on-job.decorator.js';
 import { RetryLaterError } from '../../queue/retry-later.error.js';
 import { FILE_STORAGE, type FileStorage, StoredFileMissingError } from '../../storage/file-storage.js';
-import type { ConversionJob } from '../conversion-job.entity.js';
+import type { ConversionJob, FileDigest, ResultManifest } from '../conversion-job.entity.js';
 import { ConversionJobsRepository } from '../conversion-jobs.repository.js';
 import { engineClassOf } from '../conversion-queue.js';
 import { JobEndSignals } from '../job-end-signals.js';
@@ -23,6 +22,7 @@ import { MAX_RUNS } from '../job-runs.js';
 import { jobBundleKey, jobInputKey, jobOutputKey } from '../job-storage-keys.js';
 import { pageFileName, resultName } from '../result-files.js';
 import { zipFiles } from './zip-files.js';
+import { digestOf, readDigesting } from './file-digest.js';
 import { type ScratchDirectory, ScratchSpace } from './scratch-space.js';
 
 /** A job whose engines no engine here runs waits this long for a worker that has them. */
@@ -102,7 +102,7 @@ export class ConvertFileJob {
     try {
       const inputPath = scratch.file('input');
       await pipeline(await this.storage.get(jobInputKey(job.id)), createWriteStream(inputPath), { signal: lease.signal });
-      const { files } = await this.engines.converting(() =>
+      const { plan, files } = await this.engines.converting(() =>
         runPlan(
           {
             plans,
@@ -117,28 +117,41 @@ export class ConvertFileJob {
         ),
       );
       lease.signal.throwIfAborted();
-      return await this.putResults(job, files, scratch, written);
+      return await this.putResults(job, plan, files, scratch, written);
     } finally {
       await scratch.remove();
     }
   }
 
-  /** One output file is the result; several (one per page) are stored as the job's delivery says: one ZIP, or each file under its own key. */
-  private async putResults(job: ConversionJob, files: string[], scratch: ScratchDirectory, written: string[]): Promise<RunOutcome> {
-    const put = async (key: string, path: string) => {
+  /**
+   * One output file is the result; several (one per page) are stored as the job's delivery says: one ZIP, or each
+   * file under its own key. Each stored file is hashed on its way to storage, for the job's delivery record.
+   */
+  private async putResults(job: ConversionJob, plan: ConversionPlan, files: string[], scratch: ScratchDirectory, written: string[]): Promise<RunOutcome> {
+    const steps = plan.steps.map(({ engine, from, to }) => ({ engine, version: this.engines.versionOf(engine), from, to }));
+    const put = async (key: string, path: string): Promise<FileDigest> => {
       written.push(key);
-      await this.storage.put(key, createReadStream(path));
-      return (await stat(path)).size;
+      const { stream, digest } = readDigesting(path);
+      await this.storage.put(key, stream);
+      return digest();
     };
-    if (files.length === 1) return { status: 'done', resultSizeBytes: await put(jobOutputKey(job.id, job.targetFormat), files[0]!), resultCount: 1 };
+    const done = (stored: FileDigest[], bundled?: ResultManifest['bundled']): RunOutcome => ({
+      status: 'done',
+      resultSizeBytes: stored.reduce((total, file) => total + file.sizeBytes, 0),
+      resultCount: files.length,
+      manifest: { steps, files: stored, ...(bundled ? { bundled } : {}) },
+    });
+    if (files.length === 1) return done([await put(jobOutputKey(job.id, job.targetFormat), files[0]!)]);
     if (job.delivery === 'bundle') {
       const bundle = scratch.file('result.zip');
-      await zipFiles(files.map((file, index) => ({ path: file, name: pageFileName(resultName(job), index + 1) })), bundle);
-      return { status: 'done', resultSizeBytes: await put(jobBundleKey(job.id), bundle), resultCount: files.length };
+      const entries = files.map((file, index) => ({ path: file, name: pageFileName(resultName(job), index + 1) }));
+      await zipFiles(entries, bundle);
+      const bundled = await Promise.all(entries.map(async ({ path, name }) => ({ filename: name, ...(await digestOf(path)) })));
+      return done([await put(jobBundleKey(job.id), bundle)], bundled);
     }
-    let total = 0;
-    for (const [index, file] of files.entries()) total += await put(jobOutputKey(job.id, job.targetFormat, index + 1), file);
-    return { status: 'done', resultSizeBytes: total, resultCount: files.length };
+    const stored: FileDigest[] = [];
+    for (const [index, file] of files.entries()) stored.push(await put(jobOutputKey(job.id, job.targetFormat, index + 1), file));
+    return done(stored);
   }
 
   private async end(job: ConversionJob, lease: JobLease, outcome: RunOutcome): Promise<{ status: string }> {

@@ -104,6 +104,11 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
     return this.conversions.run(conversion);
   }
 
+  /** The version of an engine here, as its probe read it (null: not known). */
+  versionOf(engine: string): string | null {
+    return this.versions[engine] ?? null;
+  }
+
   /** The runtimes of the engines present here, by engine id. */
   runtimesById(): ReadonlyMap<string, EngineRuntime> {
     return this.available;

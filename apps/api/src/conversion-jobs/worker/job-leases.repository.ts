@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { FailureType } from '@fileshift/converters';
 import { DataSource, type EntityManager, In } from 'typeorm';
-import { ConversionJob, type ConversionJobStatus } from '../conversion-job.entity.js';
+import { ConversionJob, type ConversionJobStatus, type ResultManifest } from '../conversion-job.entity.js';
 
 /** How a run ended, written only by the run that holds the job's lease. */
 export type RunOutcome =
-  | { status: 'done'; resultSizeBytes: number; resultCount: number }
+  | { status: 'done'; resultSizeBytes: number; resultCount: number; manifest: ResultManifest }
   | { status: 'failed'; failureType: FailureType; failureMessage: string };
 
 /** A job as the reconciler sees it: with how many runs claimed it. */
@@ -76,8 +76,8 @@ export class JobLeases {
       if (!(await this.held(db, `UPDATE job_leases SET owner = NULL, expires_at = NULL WHERE job_id = $1 AND owner = $2 RETURNING job_id`, [id, owner]))) return null;
       if (outcome.status === 'done') {
         await db.query(
-          `UPDATE conversion_jobs SET status = 'done', progress_percent = 100, result_size_bytes = $2, result_count = $3, finished_at = now(), updated_at = now() WHERE id = $1`,
-          [id, outcome.resultSizeBytes, outcome.resultCount],
+          `UPDATE conversion_jobs SET status = 'done', progress_percent = 100, result_size_bytes = $2, result_count = $3, result_manifest = $4, finished_at = now(), updated_at = now() WHERE id = $1`,
+          [id, outcome.resultSizeBytes, outcome.resultCount, JSON.stringify(outcome.manifest)],
         );
       } else {
         await db.query(`UPDATE conversion_jobs SET status = 'failed', failure_type = $2, failure_message = $3, finished_at = now(), updated_at = now() WHERE id = $1`, [
