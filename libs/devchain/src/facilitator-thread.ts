@@ -7,6 +7,17 @@ import { fromThreadError, type ThreadError } from './thread-error.js';
 
 export type FacilitatorCall = { id: number; method: 'verify' | 'settle'; args: [PaymentPayload, PaymentRequirements] } | { id: number; method: 'getSupported'; args: [] };
 
+/** What the thread is given: the EVM dev chain, and the Solana dev chain when the facilitator serves it too. */
+export interface FacilitatorThreadData {
+  rpcUrl: string;
+  solanaRpcUrl?: string;
+}
+
+export interface FacilitatorThreadOptions {
+  /** The Solana dev chain's RPC URL (SolanaDevChain.rpcUrl): the same facilitator then settles payments there too. */
+  solanaRpcUrl?: string;
+}
+
 export type FacilitatorAnswer = { id: number; value: unknown; error?: undefined } | { id: number; error: ThreadError };
 
 interface Pending {
@@ -43,7 +54,10 @@ export class FacilitatorThread implements FacilitatorClient {
   private thread: Thread | undefined;
   private nextId = 1;
 
-  constructor(private readonly rpcUrl: string) {}
+  constructor(
+    private readonly rpcUrl: string,
+    private readonly options: FacilitatorThreadOptions = {},
+  ) {}
 
   verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse> {
     return this.call('verify', [payload, requirements]) as Promise<VerifyResponse>;
@@ -77,7 +91,7 @@ export class FacilitatorThread implements FacilitatorClient {
 
   private started(): Thread {
     if (this.thread) return this.thread;
-    const thread: Thread = { worker: new Worker(workerModule(), { workerData: { rpcUrl: this.rpcUrl } }), pending: new Map() };
+    const thread: Thread = { worker: new Worker(workerModule(), { workerData: { rpcUrl: this.rpcUrl, solanaRpcUrl: this.options.solanaRpcUrl } satisfies FacilitatorThreadData }), pending: new Map() };
     const { worker, pending } = thread;
     worker.unref();
     worker.on('message', (answer: FacilitatorAnswer) => {

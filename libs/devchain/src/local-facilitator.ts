@@ -7,11 +7,13 @@ import { createWalletClient, publicActions, toHex, type WriteContractParameters 
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { type DevChain, devChainDefinition } from './dev-chain.js';
 import { SettlementSender } from './settlement-sender.js';
+import { type DevSolanaScheme, registerDevSolanaScheme } from './solana-facilitator.js';
 import { WebSocketRpc } from './websocket-rpc.js';
 
 /**
  * An in-process x402 facilitator for the dev chain: verifies EIP-3009 authorizations and settles
  * them on anvil from an account of its own, funded with gas by anvil_setBalance. Usable wherever a FacilitatorClient is.
+ * Given `solana` (devSolanaScheme), the same facilitator also serves the Solana dev chain: one client, both networks.
  *
  * The official facilitator makes several sequential RPC calls per payment, so it talks to anvil
  * over a WebSocket (a third of the latency of an HTTP request per call), and its transactions go
@@ -20,6 +22,11 @@ import { WebSocketRpc } from './websocket-rpc.js';
 /** Gas money for a facilitator's own account: 1,000 ETH of the dev chain, set by anvil_setBalance. */
 const GAS_FUNDS_WEI = 1000n * 10n ** 18n;
 
+export interface LocalFacilitatorOptions {
+  /** Also settle `exact` payments on the Solana dev chain. */
+  solana?: DevSolanaScheme;
+}
+
 export class LocalFacilitatorClient implements FacilitatorClient {
   private readonly facilitator: x402Facilitator;
   private readonly rpc: WebSocketRpc;
@@ -27,7 +34,7 @@ export class LocalFacilitatorClient implements FacilitatorClient {
   private readonly address: `0x${string}`;
   private funding: Promise<unknown> | undefined;
 
-  constructor(chain: DevChain) {
+  constructor(chain: DevChain, options: LocalFacilitatorOptions = {}) {
     // Its own account, not a shared one: several facilitators (API instances) on one chain sending from
     // one account race for its nonces, and anvil can hold a transaction whose nonce another took.
     const account = privateKeyToAccount(generatePrivateKey());
@@ -42,10 +49,11 @@ export class LocalFacilitatorClient implements FacilitatorClient {
     });
     signer.waitForTransactionReceipt = (parameters: { hash: `0x${string}` }) => sender.waitForTransactionReceipt(parameters);
     this.facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: chain.network });
+    if (options.solana) registerDevSolanaScheme(this.facilitator, options.solana);
   }
 
   async verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse> {
-    await this.funded();
+    await this.fundedFor(requirements);
     return this.facilitator.verify(payload, requirements);
   }
 
@@ -54,12 +62,17 @@ export class LocalFacilitatorClient implements FacilitatorClient {
    * facilitator's own checks before sending (it verifies the payment again) do not wait in that line.
    */
   async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse> {
-    await this.funded();
+    await this.fundedFor(requirements);
     return this.facilitator.settle(payload, requirements);
   }
 
   async getSupported(): Promise<SupportedResponse> {
     return this.facilitator.getSupported() as SupportedResponse;
+  }
+
+  /** Only EVM settlements need the account's gas: a Solana payment neither waits for anvil nor fails with it. */
+  private async fundedFor(requirements: PaymentRequirements): Promise<void> {
+    if (!String(requirements?.network).startsWith('solana:')) await this.funded();
   }
 
   /** Funds the account once; a failed attempt is tried again at the next call. */

@@ -6,7 +6,9 @@ import type { PaymentRequirements } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DevChain } from '../src/dev-chain.js';
 import { FacilitatorThread } from '../src/facilitator-thread.js';
+import { SolanaDevChain } from '../src/solana-dev-chain.js';
 import { requirementsOn, signedPayment } from './support/payments.js';
+import { signedSolanaPayment, solanaRequirementsOn } from './support/solana-payments.js';
 
 describe('FacilitatorThread: the dev facilitator in a thread of its own, on a real anvil', () => {
   let chain: DevChain;
@@ -89,5 +91,35 @@ process.stdout.write(String(supported.kinds.length));`;
       });
     });
     expect({ exitCode, output: output.trim() }).toEqual({ exitCode: 0, output: expect.stringMatching(/^[1-9]\d*$/) });
+  });
+});
+
+describe('FacilitatorThread serving the EVM and the Solana dev chains at once', () => {
+  let chain: DevChain;
+  let solana: SolanaDevChain;
+  let facilitator: FacilitatorThread;
+
+  beforeAll(async () => {
+    [chain, solana] = await Promise.all([DevChain.start(), SolanaDevChain.start()]);
+    facilitator = new FacilitatorThread(chain.rpcUrl, { solanaRpcUrl: solana.rpcUrl });
+  });
+  afterAll(async () => {
+    await facilitator?.dispose();
+    await Promise.all([chain?.stop(), solana?.stop()]);
+  });
+
+  it('announces both networks, and settles a payment on each from one client', async () => {
+    const { kinds } = await facilitator.getSupported();
+    expect(kinds).toContainEqual(expect.objectContaining({ scheme: 'exact', network: chain.network }));
+    expect(kinds).toContainEqual(expect.objectContaining({ scheme: 'exact', network: solana.network, extra: { feePayer: solana.feePayer } }));
+    const evmPayTo = await chain.usdcBalanceOf(chain.payTo);
+    const solanaPayTo = await solana.usdcBalanceOf(solana.payTo);
+    const [evm, svm] = await Promise.all([
+      signedPayment(chain, chain.payerPrivateKeys[0]!, requirementsOn(chain)).then((payload) => facilitator.settle(payload, requirementsOn(chain))),
+      signedSolanaPayment(solana, solana.payerSecretKeys[0]!, solanaRequirementsOn(solana)).then((payload) => facilitator.settle(payload, solanaRequirementsOn(solana))),
+    ]);
+    expect([evm.success, svm.success]).toEqual([true, true]);
+    expect(await chain.usdcBalanceOf(chain.payTo)).toBe(evmPayTo + 2000n);
+    expect(await solana.usdcBalanceOf(solana.payTo)).toBe(solanaPayTo + 2000n);
   });
 });
