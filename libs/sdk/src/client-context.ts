@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { Payer } from './payer.js';
 import type { components, paths } from './generated/openapi.js';
 import { receiptOf, type SettlementReceipt } from './receipts.js';
+import type { RecordVerifier } from './signed-records.js';
 
 export type Schemas = components['schemas'];
 
@@ -20,12 +21,14 @@ export interface ClientContext {
   download: typeof globalThis.fetch;
   conversionTimeoutMs: number;
   clock: Clock;
+  /** Verifies the service's signed receipts and delivery records against its /.well-known/did.json. */
+  verifier: RecordVerifier;
 }
 
 export type WithReceipt<T> = T & { receipt?: SettlementReceipt };
 
-/** A paid answer's data with the settlement receipt of its PAYMENT-RESPONSE header, when there is one. */
-export function withReceipt<T extends object>(data: T, response: Response): WithReceipt<T> {
-  const receipt = receiptOf(response);
+/** A paid answer's data with the settlement receipt of its PAYMENT-RESPONSE header (its signed receipt verified), when there is one. */
+export async function withReceipt<T extends object>(data: T, response: Response, verifier: RecordVerifier): Promise<WithReceipt<T>> {
+  const receipt = await receiptOf(response, verifier);
   return receipt ? { ...data, receipt } : data;
 }

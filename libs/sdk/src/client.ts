@@ -4,6 +4,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { paths } from './generated/openapi.js';
 import { keyApi } from './key-api.js';
 import type { Payer } from './payer.js';
+import { recordVerifier } from './signed-records.js';
 import { x402Api } from './x402-api.js';
 
 export interface ClientOptions {
@@ -42,6 +43,7 @@ export function createClient(options: ClientOptions) {
     download: unpaid,
     conversionTimeoutMs: options.conversionTimeoutMs ?? DEFAULT_CONVERSION_TIMEOUT_MS,
     clock: options.clock ?? systemClock,
+    verifier: recordVerifier(baseUrl, unpaid),
   };
   return {
     /** The typed openapi-fetch client for any endpoint (API key and payer applied). */

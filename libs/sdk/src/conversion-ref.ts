@@ -1,4 +1,5 @@
 import { ApiError, type ConversionRef, ConversionInterruptedError, JobFailedError, NetworkError, SpendLimitError, TimeoutError } from './errors.js';
+import { VerificationError } from './signed-records.js';
 
 /**
  * The error convertFile throws, carrying its job (ConversionRef). The SDK's own errors are made for
@@ -10,7 +11,7 @@ export function withConversionRef(error: unknown, ref: ConversionRef, signal?: A
     error.idempotencyKey = ref.idempotencyKey;
     return error;
   }
-  if (error instanceof ApiError || error instanceof SpendLimitError || error instanceof NetworkError || error instanceof TimeoutError) {
+  if (error instanceof ApiError || error instanceof SpendLimitError || error instanceof NetworkError || error instanceof TimeoutError || error instanceof VerificationError) {
     error.idempotencyKey = ref.idempotencyKey;
     if (ref.jobId) error.jobId = ref.jobId;
     return error;

@@ -12,7 +12,8 @@ import type { SettlementReceipt } from './receipts.js';
 import { retrying } from './retry.js';
 import type { ServicePrices } from './service-prices.js';
 import type { TargetFormat } from './generated/target-formats.js';
-import type { ConversionJobAccepted, ConversionOptions, ConversionTarget, JobStatus, JobStatusDone, PurchasedConversionResult } from './x402-api.js';
+import { checkDelivered, checkingDelivered, type DeliveryRecord } from './signed-records.js';
+import type { BoughtResult, ConversionJobAccepted, ConversionOptions, ConversionTarget, JobStatus, JobStatusDone, PurchasedConversionResult } from './x402-api.js';
 
 export interface ConvertFileOptions {
   input: FileInput | File;
@@ -44,13 +45,18 @@ export type ConvertedFile<As extends ResultForm = 'bytes'> = {
   receipts: SettlementReceipt[];
   /** The service's record of the result purchase (price, transaction, time), also when an earlier call bought it. */
   resultPayment?: PurchasedConversionResult['payment'];
+  /**
+   * The sale's delivery record, verified against the service's key; the downloaded file was checked against it (a
+   * stream fails at its end when it differs). Absent only from a service that signs none.
+   */
+  deliveryRecord?: DeliveryRecord;
 } & (As extends 'stream' ? { stream: ReadableStream<Uint8Array> } : { data: Uint8Array });
 
 /** The steps convertFile runs, from the x402 API of the same client. */
 interface ConversionSteps {
   startConversion(input: FileInput, target: ConversionTarget, idempotencyKey: string, signal?: AbortSignal, paymentId?: string): Promise<WithReceipt<ConversionJobAccepted>>;
   waitForJob(jobId: string, options: WaitForJobOptions): Promise<JobStatusDone>;
-  buyResult(jobId: string, signal?: AbortSignal, paymentId?: string): Promise<WithReceipt<PurchasedConversionResult>>;
+  buyResult(jobId: string, signal?: AbortSignal, paymentId?: string): Promise<BoughtResult>;
 }
 
 /** Where convertFile gets its steps: the client's own, or the same paying through a payer committed to the conversion. */
@@ -100,8 +106,13 @@ export function conversionFlow(services: ConversionServices, { download, clock, 
         sizeBytes: bought.result_size_bytes,
         receipts,
         ...(bought.payment ? { resultPayment: bought.payment } : {}),
+        ...(bought.deliveryRecord ? { deliveryRecord: bought.deliveryRecord } : {}),
       };
-      return as === 'stream' ? { ...result, stream: response.body } : { ...result, data: new Uint8Array(await response.arrayBuffer()) };
+      const record = bought.deliveryRecord;
+      if (as === 'stream') return { ...result, stream: record ? checkingDelivered(record, response.body) : response.body };
+      const data = new Uint8Array(await response.arrayBuffer());
+      if (record) checkDelivered(record, data);
+      return { ...result, data };
     } catch (error) {
       throw withConversionRef(error, ref, signal);
     }

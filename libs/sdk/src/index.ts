@@ -23,6 +23,7 @@ export type {
   FormatCatalogue,
   JobStatus,
   JobStatusDone,
+  BoughtResult,
   PurchasedConversionResult,
 } from './x402-api.js';
 export { TARGET_FORMATS, type TargetFormat } from './generated/target-formats.js';
@@ -35,6 +36,7 @@ export type { components, paths } from './generated/openapi.js';
 export { createPayer, type Payer, type PayerOptions, type SignedPayment, type SpentStore } from './payer.js';
 export { newPaymentIdentifier, PAYMENT_IDENTIFIER_HEADER } from './payment-identifier.js';
 export type { PaymentReceipt, SettlementReceipt } from './receipts.js';
+export { checkDelivered, type DeliveredFile, type DeliveryRecord, recordVerifier, type SignedReceipt, VerificationError } from './signed-records.js';
 export { checkSpend, describeAllowed, formatUsdc, parseUsdc, type PaymentRequest, type SpendDecision, type SpendLimit, type SpendLimits } from './spend-policy.js';
 export { conversionPlan } from './conversion-plan.js';
 export { pricesOf, resultPriceFor, type PriceDiscovery, type ServicePrices } from './service-prices.js';

@@ -10,6 +10,7 @@ import { newPaymentIdentifier, PAYMENT_IDENTIFIER_HEADER } from './payment-ident
 import { retryAfterSeconds } from './retry-after.js';
 import type { TargetFormat } from './generated/target-formats.js';
 import { type PriceDiscovery, pricesOf, type ServicePrices } from './service-prices.js';
+import { type DeliveryRecord, VerificationError } from './signed-records.js';
 
 export type DetectFileTypeResponse = Schemas['DetectFileTypeResponse'];
 export type JobStatus = Schemas['JobStatus'];
@@ -17,6 +18,8 @@ export type JobStatusDone = Schemas['JobStatusDone'];
 export type ConversionJobAccepted = Schemas['ConversionJobAccepted'];
 export type PurchasedConversionResult = Schemas['PurchasedConversionResult'];
 export type FormatCatalogue = Schemas['FormatCatalogue'];
+/** A bought result: its download URL, the settlement receipt of this call's payment, and the verified delivery record of the sale. */
+export type BoughtResult = WithReceipt<PurchasedConversionResult> & { deliveryRecord?: DeliveryRecord };
 /** Options of a conversion (quality, width, pages, dpi…); each applies to some conversions only, see getFormats(). */
 export type ConversionOptions = Schemas['ConversionOptions'];
 /** What to convert to: a target format, or a target format with options. */
@@ -34,7 +37,7 @@ export interface DetectFileOptions {
 
 /** The pay-per-call API (/api/x402/v1): detection, and conversion jobs that are polled and bought. */
 export function x402Api(context: ClientContext) {
-  const { api, clock, conversionTimeoutMs } = context;
+  const { api, clock, conversionTimeoutMs, verifier } = context;
   /** For the payer, which takes it off the request: without one nothing is paid and the service never sees it. */
   const identifying = (paymentId: string): Record<string, string> => (context.payer ? { [PAYMENT_IDENTIFIER_HEADER]: paymentId } : {});
 
@@ -51,7 +54,7 @@ export function x402Api(context: ClientContext) {
       },
       signal,
     });
-    return withReceipt(unwrap(result, clock.now()), result.response);
+    return withReceipt(unwrap(result, clock.now()), result.response, verifier);
   }
 
   /**
@@ -77,7 +80,7 @@ export function x402Api(context: ClientContext) {
       bodySerializer: (body) => multipartForm(body, file.filename),
       signal,
     });
-    return { ...withReceipt(unwrap(result, clock.now()), result.response), idempotencyKey };
+    return { ...(await withReceipt(unwrap(result, clock.now()), result.response, verifier)), idempotencyKey };
   }
 
   /**
@@ -96,9 +99,15 @@ export function x402Api(context: ClientContext) {
    * Buys a finished job's result (priced by the upload's size; free again once bought) and returns its download URL.
    * `paymentId`: see DetectFileOptions.
    */
-  async function buyResult(jobId: string, signal?: AbortSignal, paymentId: string = newPaymentIdentifier()): Promise<WithReceipt<PurchasedConversionResult>> {
+  async function buyResult(jobId: string, signal?: AbortSignal, paymentId: string = newPaymentIdentifier()): Promise<BoughtResult> {
     const result = await api.GET('/api/x402/v1/convert-file/{job_id}/result', { params: { path: { job_id: jobId } }, headers: identifying(paymentId), signal });
-    return withReceipt(unwrap(result, clock.now()), result.response);
+    const bought = await withReceipt(unwrap(result, clock.now()), result.response, verifier);
+    if (!bought.delivery_record) return bought;
+    const deliveryRecord = await verifier.verify<Omit<DeliveryRecord, 'jws' | 'kid'>>(bought.delivery_record);
+    if (deliveryRecord.jobId !== jobId || (bought.payment?.tx_hash && deliveryRecord.payment.transaction !== bought.payment.tx_hash)) {
+      throw new VerificationError(`The delivery record is for another job or payment (job ${deliveryRecord.jobId}, transaction ${deliveryRecord.payment.transaction}).`);
+    }
+    return { ...bought, deliveryRecord };
   }
 
   /** Removes the job and its files now instead of after 24 hours. */

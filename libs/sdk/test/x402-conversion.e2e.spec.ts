@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, ConversionInterruptedError, createClient, JobFailedError, newPaymentIdentifier, PaymentRequiredError } from '../src/index.js';
+import { ApiError, ConversionInterruptedError, createClient, JobFailedError, newPaymentIdentifier, PaymentRequiredError, VerificationError } from '../src/index.js';
 import { type LiveService, startLiveService } from '@fileshift/testing';
 import { anvilPayerAccount, devChainPayer, recordingFetch, tinyPng, toneWav, usdcBalanceOf } from './support/dev-chain.js';
 
@@ -85,6 +86,62 @@ describe('x402 API: detection and whole conversions on the dev chain (real settl
     expect(converted.resultPayment).toMatchObject({ protocol: 'x402', network: service.devChain.network, amount: { atomic_units: RESULT_PRICE.toString() }, tx_hash: converted.receipts[1]!.transaction });
     expect(seen.at(-1)).toBe('done');
     expect(await payerBalance()).toBe(before - JOB_FEE - RESULT_PRICE);
+  });
+
+  describe('what the service signs is verified against its /.well-known/did.json', () => {
+    /** A fetch that hands the client `change`d answers of the requests `matches` picks. */
+    const altering = (matches: (url: string) => boolean, change: (response: Response) => Promise<Response>): typeof globalThis.fetch => async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      const url = input instanceof Request ? input.url : String(input);
+      return matches(url) && response.ok ? change(response) : response;
+    };
+    /** A compact JWS with one payload field changed and the signature kept. */
+    const forged = (jws: string, change: Record<string, unknown>) => {
+      const [header, payload, signature] = jws.split('.');
+      const altered = { ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), ...change };
+      return `${header}.${Buffer.from(JSON.stringify(altered)).toString('base64url')}.${signature}`;
+    };
+
+    it('convertFile returns the signed receipts and the delivery record, and the file it downloaded is the one the record names', async () => {
+      const converted = await paying().convertFile({ input: png, targetFormat: 'webp' });
+      for (const receipt of converted.receipts) {
+        expect(receipt.signed).toMatchObject({ network: receipt.network, transaction: receipt.transaction, payer: account.address, kid: expect.stringMatching(/^did:web:127\.0\.0\.1%3A\d+#/) });
+      }
+      expect(converted.deliveryRecord).toMatchObject({
+        jobId: converted.jobId,
+        input: { format: 'png', sha256: createHash('sha256').update(png.data).digest('hex'), sizeBytes: png.data.length },
+        output: { format: 'webp', filename: 'dot.webp', sha256: createHash('sha256').update(converted.data).digest('hex'), sizeBytes: converted.data.length },
+        plan: [{ engine: 'sharp', version: expect.any(String), from: 'png', to: 'webp' }],
+        payment: { transaction: converted.receipts[1]!.transaction, amount: RESULT_PRICE.toString() },
+        jws: expect.any(String),
+      });
+    });
+
+    it('a delivery record altered on its way, or a download that is not the recorded file, is a VerificationError carrying the job', async () => {
+      const isResult = (url: string) => /\/convert-file\/[^/]+\/result$/.test(url);
+      const tampered = altering(isResult, async (response) => {
+        const body = (await response.json()) as { delivery_record: string };
+        return Response.json({ ...body, delivery_record: forged(body.delivery_record, { output: { sha256: '0'.repeat(64) } }) }, { headers: response.headers });
+      });
+      const error = await paying(tampered).convertFile({ input: png, targetFormat: 'webp' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(VerificationError);
+      expect(error).toMatchObject({ message: expect.stringMatching(/does not verify/), jobId: expect.stringMatching(/^job_/) });
+
+      const swapped = altering((url) => url.includes('/api/x402/v1/download/'), async (response) => new Response(new Uint8Array([...new Uint8Array(await response.arrayBuffer()), 0]), { headers: response.headers }));
+      for (const as of ['bytes', 'stream'] as const) {
+        const outcome = paying(swapped).convertFile({ input: png, targetFormat: 'webp', as }).then(async (converted) => ('stream' in converted ? new Response(converted.stream).arrayBuffer() : converted.data));
+        await expect(outcome).rejects.toThrow(/^The downloaded file is not the one the delivery record of job \S+ names/);
+      }
+    });
+
+    it('a receipt signed by another key is a VerificationError', async () => {
+      const otherKey = altering((url) => url.endsWith('/.well-known/did.json'), async (response) => {
+        const document = (await response.json()) as { verificationMethod: Array<{ publicKeyJwk: { x: string } }> };
+        document.verificationMethod[0]!.publicKeyJwk.x = Buffer.alloc(32, 7).toString('base64url');
+        return Response.json(document);
+      });
+      await expect(paying(otherKey).detectFile(png)).rejects.toBeInstanceOf(VerificationError);
+    });
   });
 
   it('getFormats is free and lists what the running workers convert, with the options of each conversion', async () => {

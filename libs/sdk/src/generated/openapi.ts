@@ -106,6 +106,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/did.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The did:web document publishing the Ed25519 key that signs x402 offers, receipts and delivery records (free). */
+        get: operations["getDidDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/x402/v1/health": {
         parameters: {
             query?: never;
@@ -624,6 +641,8 @@ export interface components {
             mime_type: string;
             result_size_bytes: number;
             payment?: components["schemas"]["PaymentReceipt"];
+            /** @description What was delivered for the payment, signed by the service: a compact JWS (EdDSA) whose kid names the key in /.well-known/did.json. Its payload binds the job, the input's and the output's SHA-256 and size, the engines and their versions, and the payment with its transaction. The same for every download of the result. */
+            delivery_record?: string;
         };
         ConversionOptions: {
             /** @description Lossy image quality, 1..100. */
@@ -885,6 +904,26 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description x402 discovery document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    getDidDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description DID document. */
             200: {
                 headers: {
                     [name: string]: unknown;
