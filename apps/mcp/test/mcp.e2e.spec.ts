@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { recordVerifier } from '@fileshift/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_PNG } from './support/fixtures.js';
@@ -45,6 +47,12 @@ describe('MCP server through an in-process client, against the live service on t
     });
     const bytes = readFileSync(saved.path);
     expect(bytes.subarray(8, 12).toString()).toBe('WEBP');
+    // What was bought, signed by the service: the saved file is the one the record names; the receipt verifies.
+    const signed = structured<{ delivery_record: { jws: string; output: { sha256: string } }; receipt: { signed_receipt: string; transaction: string } }>(result);
+    expect(signed.delivery_record.output.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    const verifier = recordVerifier(harness.service.baseUrl, fetch);
+    expect(await verifier.verify(signed.delivery_record.jws)).toMatchObject({ jobId: saved.job_id, output: { sha256: signed.delivery_record.output.sha256 } });
+    expect(await verifier.verify(signed.receipt.signed_receipt)).toMatchObject({ transaction: signed.receipt.transaction });
     expect(result.content[1]).toMatchObject({ type: 'resource_link', uri: saved.resource_uri, mimeType: 'image/webp', size: bytes.length });
     expect(result.content[2]).toEqual({ type: 'image', mimeType: 'image/webp', data: bytes.toString('base64') });
     expect(progress.length).toBeGreaterThan(1);
@@ -111,6 +119,8 @@ describe('MCP server through an in-process client, against the live service on t
     expect(receipt.receipt.transaction).toBe(receipt.transaction);
     const again = await call(client, 'purchase_result', { job_id: jobId });
     expect(again.structuredContent).toMatchObject({ price_paid_usdc: null, receipt: { transaction: receipt.transaction, amount_usdc: '0.020000' } });
+    // The free second download carries the record of the sale, unchanged.
+    expect(structured<{ delivery_record: { jws: string } }>(again).delivery_record.jws).toBe(structured<{ delivery_record: { jws: string } }>(bought).delivery_record.jws);
     expect((await call(client, 'delete_job', { job_id: jobId })).structuredContent).toMatchObject({ deleted: true, already_gone: false });
     // Idempotent as annotated: deleting again is not an error.
     const deletedAgain = await call(client, 'delete_job', { job_id: jobId });

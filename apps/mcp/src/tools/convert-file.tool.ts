@@ -8,6 +8,7 @@ import { describeError } from './describe-error.js';
 import type { ToolDeps } from './tool-deps.js';
 import { checkedTargetFormat } from './target-format-check.js';
 import { toolError, toolResult } from './tool-result.js';
+import { signedReceiptShape } from './deliver-result.js';
 
 export function registerConvertFile({ server, context, fileSources, payingClient, canAskUser }: ToolDeps): void {
   server.registerTool(
@@ -32,6 +33,7 @@ export function registerConvertFile({ server, context, fileSources, payingClient
         idempotency_key: z.string().describe('Pass it again to retry this call without paying the fee twice.'),
         fee_paid_usdc: z.string().nullable().describe('What this call paid; null when an earlier call with the same idempotency key already paid.'),
         transaction: z.string().nullable(),
+        signed_receipt: signedReceiptShape,
         expected_result_price_usdc: z.string().nullable().describe("The service's declared price for this result."),
       },
       // Not idempotent: without a key every call starts (and pays for) a new job.
@@ -56,6 +58,7 @@ export function registerConvertFile({ server, context, fileSources, payingClient
           idempotency_key: idempotencyKey,
           fee_paid_usdc: paid === null ? null : formatAmount(paid),
           transaction: paid === null ? null : (started.receipt?.transaction ?? null),
+          signed_receipt: paid === null ? null : (started.receipt?.signed?.jws ?? null),
           expected_result_price_usdc: expected === null ? null : formatAmount(expected),
         };
         return toolResult(

@@ -1,4 +1,4 @@
-import { type FileshiftClient, parseUsdc } from '@fileshift/sdk';
+import { checkDelivered, type DeliveryRecord, type FileshiftClient, parseUsdc } from '@fileshift/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { CallPayments } from '../call-payments.js';
@@ -9,6 +9,12 @@ import { formatAmount } from '../usdc-amount.js';
 
 export { MAX_EMBEDDED_BYTES };
 
+/** The service's signed x402 receipt of a settlement, as the tools return it. */
+export const signedReceiptShape = z
+  .string()
+  .nullable()
+  .describe("The service's signed receipt of the settlement (x402 offer-receipt, compact JWS), verified against its /.well-known/did.json; null when none came back.");
+
 export const receiptShape = z
   .object({
     network: z.string(),
@@ -16,8 +22,26 @@ export const receiptShape = z
     transaction: z.string().nullable(),
     amount_usdc: z.string(),
     settled_at: z.string().nullable(),
+    signed_receipt: signedReceiptShape,
   })
   .describe("The settlement of the result's payment: this call's, or the earlier one when the result had been bought before.");
+
+const deliveredFile = { filename: z.string(), sha256: z.string(), sizeBytes: z.number() };
+
+export const deliveryRecordShape = z
+  .object({
+    jws: z.string().describe('The record as the service signed it (compact JWS, EdDSA): keep it to prove the purchase to anyone.'),
+    kid: z.string().describe("The signing key, published in the service's /.well-known/did.json."),
+    issuedAt: z.number(),
+    resourceUrl: z.string(),
+    jobId: z.string(),
+    input: z.object({ format: z.string(), sha256: z.string(), sizeBytes: z.number() }),
+    output: z.object({ ...deliveredFile, format: z.string(), mimeType: z.string(), files: z.array(z.object(deliveredFile)).optional() }),
+    plan: z.array(z.object({ engine: z.string(), version: z.string().nullable(), from: z.string(), to: z.string() })),
+    payment: z.object({ network: z.string(), amount: z.string(), payer: z.string().nullable(), transaction: z.string(), settledAt: z.string() }),
+  })
+  .nullable()
+  .describe('What the payment bought, signed by the service and verified: the input and the saved file (SHA-256, size), the engines and their versions, the payment. The saved file was checked against it.');
 
 export const deliveredResultShape = {
   job_id: z.string(),
@@ -29,6 +53,7 @@ export const deliveredResultShape = {
   price_paid_usdc: z.string().nullable().describe('What this call paid for the result; null when it had been bought before (no new charge).'),
   transaction: z.string().nullable(),
   receipt: receiptShape.nullable(),
+  delivery_record: deliveryRecordShape,
   resource_uri: z.string().describe('The result as an MCP resource of this session (resources/read), also returned as a resource_link.'),
   embedded_as: z.enum(['image', 'audio', 'resource']).nullable().describe('How the file is also embedded in this result; null when it is not.'),
   too_big_to_embed: z.boolean().describe(`True when the file is over ${MAX_EMBEDDED_BYTES} bytes and so only linked.`),
@@ -57,6 +82,8 @@ export async function deliverResult(
     const download = await fetch(bought.download_url);
     if (!download.ok) throw new Error(`the download answered HTTP ${download.status}`);
     data = new Uint8Array(await download.arrayBuffer());
+    // Never saved unless it is the file the service signed for.
+    if (bought.deliveryRecord) checkDelivered(bought.deliveryRecord, data);
     path = await saveResult(outputDir, bought.filename, data);
   } catch (error) {
     const charge = paid === null ? 'It had been paid for before' : `It was paid: ${formatAmount(paid)} USDC (tx ${receipt?.transaction})`;
@@ -78,6 +105,7 @@ export async function deliverResult(
     price_paid_usdc: paid === null ? null : formatAmount(paid),
     transaction: paid === null ? null : (bought.receipt?.transaction ?? null),
     receipt,
+    delivery_record: bought.deliveryRecord ? recordOf(bought.deliveryRecord) : null,
     resource_uri: resource.uri,
     embedded_as: returned.embeddedAs,
     too_big_to_embed: returned.tooBigToEmbed,
@@ -88,11 +116,24 @@ export async function deliverResult(
 function receiptOfPurchase(bought: Awaited<ReturnType<FileshiftClient['buyResult']>>, paid: bigint | null): DeliveredResult['receipt'] {
   const { receipt: settled, payment: recorded } = bought;
   if (settled && paid !== null) {
-    return { network: settled.network, payer: settled.payer ?? null, transaction: settled.transaction, amount_usdc: formatAmount(paid), settled_at: recorded?.settled_at ?? null };
+    return {
+      network: settled.network,
+      payer: settled.payer ?? null,
+      transaction: settled.transaction,
+      amount_usdc: formatAmount(paid),
+      settled_at: recorded?.settled_at ?? null,
+      signed_receipt: settled.signed?.jws ?? null,
+    };
   }
   if (!recorded) return null;
   // Bought before: the service's record of that payment.
-  return { network: recorded.network, payer: null, transaction: recorded.tx_hash ?? null, amount_usdc: formatAmount(parseUsdc(recorded.amount.amount)), settled_at: recorded.settled_at ?? null };
+  return { network: recorded.network, payer: null, transaction: recorded.tx_hash ?? null, amount_usdc: formatAmount(parseUsdc(recorded.amount.amount)), settled_at: recorded.settled_at ?? null, signed_receipt: null };
+}
+
+/** The delivery record's fields a tool states (the rest is in its JWS). */
+function recordOf(record: DeliveryRecord): NonNullable<DeliveredResult['delivery_record']> {
+  const { jws, kid, issuedAt, resourceUrl, jobId, input, output, plan, payment } = record;
+  return { jws, kid, issuedAt, resourceUrl, jobId, input, output, plan, payment: { network: payment.network, amount: payment.amount, payer: payment.payer, transaction: payment.transaction, settledAt: payment.settledAt } };
 }
 
 function describeDelivery(result: DeliveredResult): string {

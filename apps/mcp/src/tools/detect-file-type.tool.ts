@@ -5,6 +5,7 @@ import { formatAmount } from '../usdc-amount.js';
 import { describeError } from './describe-error.js';
 import type { ToolDeps } from './tool-deps.js';
 import { toolError, toolResult } from './tool-result.js';
+import { signedReceiptShape } from './deliver-result.js';
 
 export function registerDetectFileType({ server, context, fileSources, payingClient, canAskUser }: ToolDeps): void {
   server.registerTool(
@@ -37,6 +38,7 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
         paid_usdc: z.string().nullable().describe('What the settled payment behind this answer cost (for a repeat with the same payment_id, the first call\'s); null when none came back.'),
         payment_id: z.string().describe('The payment identifier used: pass it again to retry this call without paying twice.'),
         transaction: z.string().nullable(),
+        signed_receipt: signedReceiptShape,
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
@@ -59,6 +61,7 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
           convertible_to: detected.convertible_to,
           paid_usdc: paid === null ? null : formatAmount(paid),
           transaction: paid === null ? null : (detected.receipt?.transaction ?? null),
+          signed_receipt: paid === null ? null : (detected.receipt?.signed?.jws ?? null),
           payment_id: paymentId,
         };
         const text = format
