@@ -11,6 +11,7 @@ import { PaymentRails } from './payments/payment-rails.js';
 import { checkRedisReachable } from './queue/check-redis.js';
 import { checkBucketReachable } from './storage/check-bucket.js';
 import { storageDescription } from './storage/create-file-storage.js';
+import { activeResources, traceShutdown } from './shutdown-trace.js';
 import { serviceVersion } from './version.js';
 
 const REDIS_CHECK_TIMEOUT_MS = 5000;
@@ -53,10 +54,12 @@ async function main(): Promise<void> {
     app = http;
   }
 
+  const trace = traceShutdown(app);
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down: no new requests; finishing in-flight requests and jobs');
     setTimeout(() => {
-      logger.error('graceful shutdown timed out; exiting');
+      const hooks = trace.waitingOn();
+      logger.error(`graceful shutdown timed out; exiting. Waiting on: ${hooks.length ? hooks.join(', ') : 'no shutdown hook (the HTTP server closing?)'}; open: ${activeResources()}`);
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     await app.close();

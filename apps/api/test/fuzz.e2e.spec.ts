@@ -58,7 +58,7 @@ const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
 /** The routes without a path parameter. */
 const FIXED_PATHS = [
   '/api/x402/v1/detect-file-type', '/api/x402/v1/convert-file', '/api/x402/v1/health', '/api/x402/v1/health/ready', '/api/x402/v1', '/api/x402/v1/',
-  '/api/x402/v1/formats', '/openapi.json', '/openapi.yaml', '/llms.txt', '/.well-known/x402.json',
+  '/api/x402/v1/formats', '/openapi.json', '/openapi.yaml', '/llms.txt', '/.well-known/x402.json', '/.well-known/did.json',
   '/api/v1/upload', '/api/v1/convert', '/api/v1/list_ext_out', '/api/v1/list_ext_out_by_type', '/api/v1/detect_file_type',
 ];
 
@@ -150,6 +150,7 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
       { method: 'GET', path: '/openapi.yaml' },
       { method: 'GET', path: '/llms.txt' },
       { method: 'GET', path: '/.well-known/x402.json' },
+      { method: 'GET', path: '/.well-known/did.json' },
       { method: 'POST', path: '/api/v1/upload', ...form([{ name: 'file', filename: 'photo.png', contentType: 'image/png', content: png }]) },
       key('/api/v1/convert', { filename: known.keyUpload, ext_in: 'png', ext_out: 'webp' }),
       key('/api/v1/list_ext_out', { ext_in: 'png' }),

@@ -112,7 +112,7 @@ export const ROUTE_GROUPS: ReadonlyArray<{ group: string; method: string; patter
   { group: 'key list_ext_out_by_type', method: 'POST', pattern: /^\/api\/v1\/list_ext_out_by_type$/ },
   { group: 'key detect_file_type', method: 'POST', pattern: /^\/api\/v1\/detect_file_type$/ },
   { group: 'key /tmp download', method: 'GET', pattern: /^\/tmp\/[^/]+$/ },
-  { group: 'discovery', method: 'GET', pattern: /^(?:\/api\/x402\/v1|\/api\/x402\/v1\/formats|\/openapi\.json|\/openapi\.yaml|\/llms\.txt|\/\.well-known\/x402\.json)$/ },
+  { group: 'discovery', method: 'GET', pattern: /^(?:\/api\/x402\/v1|\/api\/x402\/v1\/formats|\/openapi\.json|\/openapi\.yaml|\/llms\.txt|\/\.well-known\/(?:x402|did)\.json)$/ },
 ];
 
 /** The route group of a request, by its method and normalised path; `other` for unknown paths or methods. */

@@ -7,6 +7,7 @@ import { createHttpApp } from '../../src/bootstrap.js';
 import { type AppConfig, loadConfig } from '../../src/config/app-config.js';
 import { createTestDatabase } from './test-database.js';
 import { createTestQueuePrefix, TEST_REDIS_URL } from './test-queue.js';
+import { activeResources, traceShutdown } from '../../src/shutdown-trace.js';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -59,13 +60,23 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const app = await createHttpApp(config, pino({ level: 'silent' }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
+  const trace = traceShutdown(app);
   return {
     app,
     config,
     variables: environment.variables,
     baseUrl: `http://127.0.0.1:${address.port}`,
     async close() {
-      await app.close();
+      // A close that hangs says what it waits on (seen on CI, rarely): the test's own timeout then shows it.
+      const watchdog = setTimeout(() => {
+        const hooks = trace.waitingOn();
+        process.stderr.write(`test app close still waiting after 20 s on: ${hooks.length ? hooks.join(', ') : 'no shutdown hook (the HTTP server closing?)'}; open: ${activeResources()}\n`);
+      }, 20_000);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(watchdog);
+      }
       await environment.drop();
     },
   };
