@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyApiClient } from './support/key-api-client.js';
 import { type PaidTestApp, startPaidTestApp } from './support/paid-test-app.js';
 import { convertFile, jobEnded, type X402JobStatus } from './support/x402-jobs.js';
+import { didWebVerifier } from './support/did-web-verifier.js';
 
 
 /**
@@ -23,11 +25,11 @@ describe('documents and PDF (real service, engines and settlement)', () => {
 
   const convert = (fetcher: typeof fetch, file: Buffer, filename: string, target: string, options?: object) => convertFile(t.baseUrl, fetcher, file, filename, target, options);
 
-  async function bought(done: X402JobStatus): Promise<{ filename: string; mime_type: string; bytes: Buffer }> {
+  async function bought(done: X402JobStatus): Promise<{ filename: string; mime_type: string; bytes: Buffer; deliveryRecord: string }> {
     expect(done.status).toBe('done');
-    const purchase = (await (await t.pay(done.result_url!)).json()) as { download_url: string; filename: string; mime_type: string };
+    const purchase = (await (await t.pay(done.result_url!)).json()) as { download_url: string; filename: string; mime_type: string; delivery_record: string };
     const bytes = Buffer.from(await (await fetch(purchase.download_url)).arrayBuffer());
-    return { filename: purchase.filename, mime_type: purchase.mime_type, bytes };
+    return { filename: purchase.filename, mime_type: purchase.mime_type, bytes, deliveryRecord: purchase.delivery_record };
   }
 
   const saved = (name: string, bytes: Buffer) => {
@@ -135,6 +137,17 @@ describe('documents and PDF (real service, engines and settlement)', () => {
     expect(zipEntries(zip)).toEqual(['minutes-001.png', 'minutes-002.png', 'minutes-003.png']);
     const first = execFileSync('unzip', ['-p', zip, 'minutes-001.png']);
     expect((await sharp(first).metadata()).format).toBe('png');
+    // The signed delivery record names the ZIP and each page in it by hash.
+    const record = await (await didWebVerifier(t.baseUrl)).verify<{ output: { sha256: string; files: Array<{ filename: string; sha256: string; sizeBytes: number }> }; plan: Array<{ engine: string }> }>(result.deliveryRecord);
+    const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+    expect(record.output.sha256).toBe(sha256(result.bytes));
+    expect(record.output.files).toEqual(
+      zipEntries(zip).map((name) => {
+        const page = execFileSync('unzip', ['-p', zip, name]);
+        return { filename: name, sha256: sha256(page), sizeBytes: page.length };
+      }),
+    );
+    expect(record.plan.map((step) => step.engine)).toEqual(['poppler']);
   });
 
   it('x402: DOCX → PNG runs the two-step plan (LibreOffice, then poppler), recorded with the job', async () => {
