@@ -67,7 +67,10 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
     expect(challenge.extensions?.bazaar?.info.input).toMatchObject({ type: 'http', method: 'POST', bodyType: 'form-data', body: expect.objectContaining({ target_format: 'md' }) });
     expect(JSON.stringify(challenge.extensions?.bazaar?.schema)).toContain('"status_url"');
     const wellKnown = (await (await fetch(`${t.baseUrl}/.well-known/x402.json`)).json()) as { resources: Array<{ operationId: string; extensions?: unknown }> };
-    expect(wellKnown.resources.find((r) => r.operationId === 'createConversionJob')?.extensions).toEqual(challenge.extensions);
+    // All but the signed offers, which each challenge signs afresh.
+    const { 'offer-receipt': offers, ...declared } = challenge.extensions as Record<string, unknown>;
+    expect(offers).toMatchObject({ info: { offers: expect.any(Array) } });
+    expect(wellKnown.resources.find((r) => r.operationId === 'createConversionJob')?.extensions).toEqual(declared);
     expect(Object.keys(wellKnown.resources.find((r) => r.operationId === 'purchaseConversionResult')?.extensions as object)).toEqual(['payment-identifier']);
   });
 
@@ -116,7 +119,7 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
     const resultChallenge = (await challenge.json()) as { accepts: Array<{ amount: string }>; extensions?: unknown };
     expect(resultChallenge.accepts[0]!.amount).toBe('20000');
     // A result's URL is one job's: not a resource a catalogue lists.
-    expect(Object.keys(resultChallenge.extensions as object)).toEqual(['payment-identifier']);
+    expect(Object.keys(resultChallenge.extensions as object)).toEqual(['payment-identifier', 'offer-receipt']);
     const beforeResult = await payTo();
     const bought = await pay(done.result_url as string);
     expect(bought.status).toBe(200);
