@@ -1,10 +1,14 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, Injectable, Logger, type Type } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type Type } from '@nestjs/common';
 import { DelayedError, type Job } from 'bullmq';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.token.js';
 import { DEPLOYMENT, type Deployment } from '../deployment/deployment.js';
 import type { JobEnvelope, JobName, QueueName } from './job-contract.js';
 import { JobHandlerRegistry } from './job-handler-registry.js';
 import { RetryLaterError } from './retry-later.error.js';
+import { RunningCount } from './running-count.js';
 
 /**
  * A worker renews its job locks every lockDuration/2; a worker that died stops renewing, and within about
@@ -15,19 +19,35 @@ const LOCK_DURATION_MS = 15_000;
 const FOREIGN_JOB_DELAY_MS = 1000;
 /** One warning per foreign deployment per this long, not one per job. */
 const FOREIGN_WARNING_EVERY_MS = 60_000;
+/** What a shutdown leaves for the last steps (the engines, the stores) after its running jobs had their time. */
+const SHUTDOWN_RESERVE_MS = 5000;
 
 export function createQueueProcessor(queue: QueueName, concurrency: number): Type<WorkerHost> {
   @Processor(queue, { concurrency, lockDuration: LOCK_DURATION_MS, stalledInterval: LOCK_DURATION_MS, maxStalledCount: 2 })
   @Injectable()
-  class QueueProcessor extends WorkerHost {
+  class QueueProcessor extends WorkerHost implements OnModuleDestroy {
     private readonly logger = new Logger(`${queue}QueueProcessor`);
     private readonly warnedAt = new Map<string, number>();
+    private readonly running = new RunningCount();
 
     constructor(
       private readonly registry: JobHandlerRegistry,
       @Inject(DEPLOYMENT) private readonly deployment: Deployment,
+      @Inject(APP_CONFIG) private readonly config: AppConfig,
     ) {
       super();
+    }
+
+    /**
+     * Stops taking jobs, gives the running ones the shutdown's time to end, then closes the worker without BullMQ's
+     * own wait for them: that graceful close was seen never to end (it waits for its blocking connection to report
+     * its end), holding the whole shutdown. A job still running after that is taken over once its lock lapses.
+     */
+    async onModuleDestroy(): Promise<void> {
+      await this.worker.pause(true);
+      if (this.running.size > 0) this.logger.log(`shutdown: waiting for ${this.running.size} running job(s)`);
+      await Promise.race([this.running.idle(), sleep(Math.max(1000, this.config.shutdownTimeoutMs - SHUTDOWN_RESERVE_MS), undefined, { ref: false })]);
+      await this.worker.close(true);
     }
 
     /** Hands a job of this deployment to its `@OnJob` handler; leaves any other job alone, and says so. */
@@ -39,7 +59,7 @@ export function createQueueProcessor(queue: QueueName, concurrency: number): Typ
         throw new DelayedError();
       }
       try {
-        return await this.registry.run(job.name as JobName, job.data.payload as JobEnvelope['payload'], { jobId: job.id ?? '', attempt: job.attemptsMade + 1, enqueuedAt: job.timestamp });
+        return await this.running.run(() => this.registry.run(job.name as JobName, job.data.payload as JobEnvelope['payload'], { jobId: job.id ?? '', attempt: job.attemptsMade + 1, enqueuedAt: job.timestamp }));
       } catch (error) {
         if (!(error instanceof RetryLaterError)) throw error;
         this.logger.debug(`job ${job.id} waits ${error.delayMs} ms: ${error.message}`);

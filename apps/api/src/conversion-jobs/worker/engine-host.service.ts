@@ -8,7 +8,7 @@ import { APP_CONFIG } from '../../config/app-config.token.js';
 import { ServiceMetrics } from '../../metrics/service-metrics.js';
 import { within } from '../../queue/within.js';
 import { CapabilityBoard, type WorkerSandbox } from '../../catalogue/capability-board.js';
-import { RunningCount } from './running-count.js';
+import { RunningCount } from '../../queue/running-count.js';
 
 const PUBLISH_EVERY_MS = 10_000;
 const PUBLISH_TIMEOUT_MS = 3000;

@@ -7,9 +7,13 @@ export interface Ed25519PublicJwk {
   x: string;
 }
 
-/** Pure: the did:web of the host a service answers at (`did:web:api.example.com`, `did:web:localhost%3A3000`). */
-export function didWebOf(baseUrl: string): string {
-  return `did:web:${encodeURIComponent(new URL(baseUrl).host)}`;
+/**
+ * Pure: the did:web of the host a service answers at (`did:web:api.example.com`, `did:web:localhost%3A3000`). Read
+ * without URL parsing: a request's Host header may be anything, and whatever it was, it is named, never refused.
+ */
+export function didWebOf(url: string): string {
+  const host = /^[a-z][a-z\d+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1] ?? '';
+  return `did:web:${encodeURIComponent(host.toLowerCase())}`;
 }
 
 /** Pure: the key's name within the DID document: its RFC 7638 thumbprint, so that a new key is a new name. */

@@ -16,6 +16,9 @@ describe('receipt signing', () => {
     expect(didWebOf('https://api.example.com')).toBe('did:web:api.example.com');
     expect(didWebOf('http://127.0.0.1:3000/')).toBe('did:web:127.0.0.1%3A3000');
     expect(didWebOf('https://example.com/fileshift')).toBe('did:web:example.com');
+    // Whatever a Host header held, it is named, never a failure.
+    expect(didWebOf('http://x:y:z/api/x402/v1/detect-file-type')).toBe('did:web:x%3Ay%3Az');
+    expect(didWebOf('http://A B/x')).toBe('did:web:a%20b');
   });
 
   it('names its key by the RFC 7638 thumbprint, as jose computes it', async () => {
