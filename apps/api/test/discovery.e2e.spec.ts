@@ -43,7 +43,11 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     const detect = document.paths['/api/x402/v1/detect-file-type'].post;
     expect(detect['x-payment-info']).toMatchObject({
       price: { mode: 'fixed', currency: 'USDC', amount: '0.002000' },
-      protocols: [{ x402: { scheme: 'exact', network: 'eip155:31337', amount: '2000' } }],
+      // Dev mode offers both dev chains: the EVM one first, then the Solana one (its test mint, 6 decimals like USDC).
+      protocols: [
+        { x402: { scheme: 'exact', network: 'eip155:31337', amount: '2000' } },
+        { x402: { scheme: 'exact', network: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', amount: '2000' } },
+      ],
     });
     expect(detect.responses['402'].headers['PAYMENT-REQUIRED']).toBeDefined();
     expect(Object.keys(detect.responses)).toEqual(expect.arrayContaining(['200', '400', '402', '422', '429', '500', '503']));

@@ -99,6 +99,7 @@ export const environmentSchema = z.object({
   X402_SVM_PAY_TO: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address').optional(),
   X402_MAX_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   DEVCHAIN_RPC_URL: url(['http:', 'https:']).optional(),
+  DEVCHAIN_SOLANA_RPC_URL: url(['http:', 'https:']).optional(),
   RECEIPT_SIGNING_KEY: ed25519PrivateKey.optional(),
   X402_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   X402_STATUS_MAX_WAITING: z.coerce.number().int().min(0).default(10_000),
@@ -239,6 +240,8 @@ export interface PaymentConfig {
   svm: { network: string; asset: string; payTo?: string };
   maxTimeoutSeconds: number;
   devChainRpcUrl?: string;
+  /** Dev mode: a running Solana dev chain to attach to instead of starting one. */
+  devChainSolanaRpcUrl?: string;
   /** Signs offers, receipts and delivery records (Ed25519, PEM or JWK); in dev mode, when unset, one kept in the data directory. */
   receiptSigningKey?: string;
 }
@@ -300,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
         svm: { network: e.X402_SVM_NETWORK, asset: e.X402_SVM_ASSET, payTo: e.X402_SVM_PAY_TO },
         maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,
         devChainRpcUrl: e.DEVCHAIN_RPC_URL,
+        devChainSolanaRpcUrl: e.DEVCHAIN_SOLANA_RPC_URL,
         receiptSigningKey: e.RECEIPT_SIGNING_KEY,
       },
       x402RateLimitPerMinute: e.X402_RATE_LIMIT_PER_MINUTE,

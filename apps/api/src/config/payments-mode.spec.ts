@@ -25,10 +25,11 @@ describe('payment mode (PAYMENTS_MODE)', () => {
   });
 
   it('takes an explicit dev or live', () => {
-    expect(paymentsOf({ PAYMENTS_MODE: 'dev', DEVCHAIN_RPC_URL: 'http://127.0.0.1:8545' })).toMatchObject({
+    expect(paymentsOf({ PAYMENTS_MODE: 'dev', DEVCHAIN_RPC_URL: 'http://127.0.0.1:8545', DEVCHAIN_SOLANA_RPC_URL: 'http://127.0.0.1:8899' })).toMatchObject({
       mode: 'dev',
       modeSource: 'PAYMENTS_MODE',
       devChainRpcUrl: 'http://127.0.0.1:8545',
+      devChainSolanaRpcUrl: 'http://127.0.0.1:8899',
     });
     expect(paymentsOf({ PAYMENTS_MODE: 'live', NODE_ENV: 'production', ...FACILITATOR, ...KEY, ...PAY_TO })).toMatchObject({
       mode: 'live',
@@ -70,10 +71,13 @@ describe('payment mode (PAYMENTS_MODE)', () => {
     expect(problemsOf({ RECEIPT_SIGNING_KEY: 'secret' })).toEqual(['RECEIPT_SIGNING_KEY: must be a private key in PEM (PKCS#8) or JWK form (value hidden)']);
   });
 
-  it('refuses FACILITATOR_URL with PAYMENTS_MODE=dev, and the dev chain or fault injection with live', () => {
+  it('refuses FACILITATOR_URL with PAYMENTS_MODE=dev, and either dev chain or fault injection with live', () => {
     expect(problemsOf({ PAYMENTS_MODE: 'dev', ...FACILITATOR })).toEqual([expect.stringMatching(/^FACILITATOR_URL: is for live payments and contradicts PAYMENTS_MODE=dev/)]);
     expect(problemsOf({ PAYMENTS_MODE: 'live', ...FACILITATOR, ...KEY, ...PAY_TO, DEVCHAIN_RPC_URL: 'http://127.0.0.1:8545' })).toEqual([
       expect.stringMatching(/^DEVCHAIN_RPC_URL: is for dev payments/),
+    ]);
+    expect(problemsOf({ PAYMENTS_MODE: 'live', ...FACILITATOR, ...KEY, ...PAY_TO, DEVCHAIN_SOLANA_RPC_URL: 'http://127.0.0.1:8899' })).toEqual([
+      expect.stringMatching(/^DEVCHAIN_SOLANA_RPC_URL: is for dev payments/),
     ]);
     expect(problemsOf({ ...FACILITATOR, ...KEY, ...PAY_TO, FAULT_PAUSE_BEFORE_ENQUEUE_MS: '1000' })).toEqual([expect.stringMatching(/^FAULT_PAUSE_BEFORE_ENQUEUE_MS: is a test-only/)]);
   });

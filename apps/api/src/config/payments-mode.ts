@@ -1,4 +1,4 @@
-/** `dev`: local anvil chain + in-process facilitator. `live`: remote facilitator, real networks. */
+/** `dev`: local anvil chain and local Solana + in-process facilitator. `live`: remote facilitator, real networks. */
 export const PAYMENTS_MODES = ['dev', 'live'] as const;
 export type PaymentMode = (typeof PAYMENTS_MODES)[number];
 
@@ -12,6 +12,7 @@ export interface PaymentModeEnvironment {
   PAYMENTS_MODE?: PaymentMode;
   FACILITATOR_URL?: string;
   DEVCHAIN_RPC_URL?: string;
+  DEVCHAIN_SOLANA_RPC_URL?: string;
   X402_EVM_PAY_TO?: string;
   X402_SVM_PAY_TO?: string;
   RECEIPT_SIGNING_KEY?: string;
@@ -63,8 +64,8 @@ export function paymentModeProblems(env: PaymentModeEnvironment): PaymentModePro
   if (!env.RECEIPT_SIGNING_KEY && env.ROLE !== 'worker') {
     problems.push({ variable: 'RECEIPT_SIGNING_KEY', message: 'live payments need the Ed25519 key that signs offers, receipts and delivery records (PEM or JWK; e.g. openssl genpkey -algorithm ed25519)' });
   }
-  if (env.DEVCHAIN_RPC_URL) {
-    problems.push({ variable: 'DEVCHAIN_RPC_URL', message: 'is for dev payments and contradicts live payments: unset it' });
+  for (const variable of ['DEVCHAIN_RPC_URL', 'DEVCHAIN_SOLANA_RPC_URL'] as const) {
+    if (env[variable]) problems.push({ variable, message: 'is for dev payments and contradicts live payments: unset it' });
   }
   if (env.FAULT_PAUSE_BEFORE_ENQUEUE_MS !== undefined) {
     problems.push({ variable: 'FAULT_PAUSE_BEFORE_ENQUEUE_MS', message: 'is a test-only fault injection and refused with live payments' });

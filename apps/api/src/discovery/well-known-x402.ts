@@ -1,6 +1,7 @@
 import type { AcceptedPayment } from '@fileshift/x402-nest';
 import type { PaymentMode } from '../config/app-config.js';
 import type { DevChainInfo } from '../payments/payment-rails.js';
+import { USDC_DECIMALS } from '../payments/pricing.js';
 import type { AvailableConversions } from './available-conversions.js';
 import type { PaidResource } from './paid-resources.js';
 
@@ -21,7 +22,7 @@ export function renderWellKnownX402(input: {
     service: 'fileshift',
     version: input.version,
     openapi: `${input.baseUrl}/openapi.json`,
-    /** `dev`: test USDC on a local chain, nothing of value changes hands; `live`: real networks. */
+    /** `dev`: test USDC on local chains, nothing of value changes hands; `live`: real networks. */
     paymentsMode: input.paymentsMode,
     accepts: input.accepts.map((accepted) => ({
       scheme: accepted.scheme,
@@ -29,7 +30,7 @@ export function renderWellKnownX402(input: {
       asset: accepted.asset,
       payTo: accepted.payTo,
       currency: 'USDC',
-      decimals: 6,
+      decimals: USDC_DECIMALS,
       ...(accepted.extra ? { extra: accepted.extra } : {}),
     })),
     resources: input.resources.map((r) => ({
@@ -60,6 +61,16 @@ export function renderWellKnownX402(input: {
             payTo: input.devChain.payTo,
             payerAddress: input.devChain.payerAddress,
             payerPrivateKey: input.devChain.payerPrivateKey,
+          },
+          solanaDevChain: {
+            note: 'Development mode: a local Solana (LiteSVM) with a test USDC mint; the network id is devnet\'s, the mint is not devnet\'s USDC. payerSecretKey is a public test key: 64 bytes (seed, then public key) as a JSON byte array, as solana-keygen writes it.',
+            rpcUrl: input.devChain.solana.rpcUrl,
+            network: input.devChain.solana.network,
+            usdc: input.devChain.solana.usdcMint,
+            decimals: input.devChain.solana.usdcDecimals,
+            payTo: input.devChain.solana.payTo,
+            payerAddress: input.devChain.solana.payerAddress,
+            payerSecretKey: input.devChain.solana.payerSecretKey,
           },
         }
       : {}),

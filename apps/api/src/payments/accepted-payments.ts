@@ -1,23 +1,33 @@
 import type { AcceptedPayment } from '@fileshift/x402-nest';
 import type { PaymentConfig } from '../config/app-config.js';
 
-/** The dev chain's facts that payments need. */
+/** The dev chains' facts that payments need: the EVM one (anvil) and the Solana one. */
 export interface DevChainFacts {
   rpcUrl: string;
   chainId: number;
   network: string;
   usdcAddress: string;
   payTo: string;
+  solana: SolanaDevChainFacts;
+}
+
+/** The Solana dev chain's facts that payments need. */
+export interface SolanaDevChainFacts {
+  rpcUrl: string;
+  network: string;
+  usdcMint: string;
+  usdcDecimals: number;
+  payTo: string;
 }
 
 /**
- * Pure: the ways this service accepts payment. Dev mode: the local chain's test USDC. Live mode:
- * each configured network (EVM and/or Solana) with its payTo.
+ * Pure: the ways this service accepts payment. Dev mode: the local chains' test USDC, EVM first, then Solana.
+ * Live mode: each configured network (EVM and/or Solana) with its payTo.
  */
 export function acceptedPayments(config: PaymentConfig, devChain?: DevChainFacts): AcceptedPayment[] {
   const evmExtra = { name: config.evm.assetName, version: config.evm.assetVersion };
   if (config.mode === 'dev') {
-    if (!devChain) throw new Error('dev payments need the dev chain');
+    if (!devChain) throw new Error('dev payments need the dev chains');
     return [
       {
         scheme: 'exact',
@@ -27,6 +37,9 @@ export function acceptedPayments(config: PaymentConfig, devChain?: DevChainFacts
         maxTimeoutSeconds: config.maxTimeoutSeconds,
         extra: { name: 'USD Coin', version: '2' },
       },
+      // The mint is the asset: priced as an amount of it, never as money (which would mean devnet's real USDC).
+      // The facilitator's fee payer (extra.feePayer) comes from its supported kinds, as in live mode.
+      { scheme: 'exact', network: devChain.solana.network, asset: devChain.solana.usdcMint, payTo: devChain.solana.payTo, maxTimeoutSeconds: config.maxTimeoutSeconds },
     ];
   }
   const accepts: AcceptedPayment[] = [];

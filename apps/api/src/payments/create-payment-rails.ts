@@ -1,5 +1,5 @@
 import { GuardedFacilitatorClient } from '@fileshift/x402-nest';
-import { HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server';
+import { type FacilitatorClient, HTTPFacilitatorClient, x402ResourceServer } from '@x402/core/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { ExactSvmScheme } from '@x402/svm/exact/server';
@@ -14,17 +14,22 @@ import { PaymentRails } from './payment-rails.js';
 /** Hears each facilitator error (metrics); must not throw. */
 export type FacilitatorErrorListener = (operation: FacilitatorOperation, kind: FacilitatorErrorKind) => void;
 
-/** Dev mode: local chain + in-process facilitator. Live mode: the remote facilitator and the configured networks. */
+/** Dev mode: local chains (EVM and Solana) + in-process facilitator. Live mode: the remote facilitator and the configured networks. */
 export async function createPaymentRails(config: PaymentConfig, onFacilitatorError: FacilitatorErrorListener = () => undefined): Promise<PaymentRails> {
   // A facilitator error the client only hears as invalid_payload: logged, and counted.
   const onRefusedError = (operation: 'verify' | 'settle', error: unknown) => {
     logRefusedFacilitatorError(operation, error);
     onFacilitatorError(operation, 'invalid_payload');
   };
-  const metered = (guarded: GuardedFacilitatorClient) => new MeteredFacilitatorClient(guarded, (operation) => onFacilitatorError(operation, 'unavailable'));
+  const metered = (guarded: FacilitatorClient) => new MeteredFacilitatorClient(guarded, (operation) => onFacilitatorError(operation, 'unavailable'));
   if (config.mode === 'dev') {
-    const dev = await startDevPayments(config.devChainRpcUrl, onRefusedError);
-    const resourceServer = withExtensions(new x402ResourceServer(metered(dev.facilitator)).register(dev.info.network as `${string}:${string}`, new ExactEvmScheme()));
+    const dev = await startDevPayments({ rpcUrl: config.devChainRpcUrl, solanaRpcUrl: config.devChainSolanaRpcUrl }, onRefusedError);
+    // The Solana scheme without an RPC URL: the server side only shapes requirements (its fee payer from the facilitator).
+    const resourceServer = withExtensions(
+      new x402ResourceServer(metered(dev.facilitator))
+        .register(dev.info.network as `${string}:${string}`, new ExactEvmScheme())
+        .register(dev.info.solana.network as `${string}:${string}`, new ExactSvmScheme()),
+    );
     return new PaymentRails('dev', acceptedPayments(config, dev.info), resourceServer, dev.info, dev.stop);
   }
   const authHeaders = config.facilitatorAuthHeaders;

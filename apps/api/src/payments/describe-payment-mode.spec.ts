@@ -12,12 +12,15 @@ function payments(env: Record<string, string>) {
 }
 
 describe('describePaymentMode', () => {
-  it('says dev, where the chain is, and that the mode is the default', () => {
+  it('says dev, where the chains are, and that the mode is the default', () => {
     expect(describePaymentMode(payments({}), [])).toBe(
-      'payments: dev — test USDC on a local anvil chain started by this process, no real money (the default outside production; set PAYMENTS_MODE to choose)',
+      'payments: dev — test USDC on a local anvil chain started by this process and on a local Solana started by this process, no real money (the default outside production; set PAYMENTS_MODE to choose)',
     );
     expect(describePaymentMode(payments({ PAYMENTS_MODE: 'dev', DEVCHAIN_RPC_URL: 'http://127.0.0.1:8545' }), [])).toBe(
-      'payments: dev — test USDC on the shared dev chain at http://127.0.0.1:8545, no real money',
+      'payments: dev — test USDC on the shared dev chain at http://127.0.0.1:8545 and on a local Solana started by this process, no real money',
+    );
+    expect(describePaymentMode(payments({ PAYMENTS_MODE: 'dev', DEVCHAIN_RPC_URL: 'http://127.0.0.1:8545', DEVCHAIN_SOLANA_RPC_URL: 'http://127.0.0.1:8899' }), [])).toBe(
+      'payments: dev — test USDC on the shared dev chain at http://127.0.0.1:8545 and on the shared Solana dev chain at http://127.0.0.1:8899, no real money',
     );
   });
 

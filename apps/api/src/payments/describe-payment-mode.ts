@@ -11,8 +11,9 @@ const HOW_CHOSEN: Record<PaymentConfig['modeSource'], string> = {
 export function describePaymentMode(payments: PaymentConfig, accepts: readonly AcceptedPayment[]): string {
   const chosen = HOW_CHOSEN[payments.modeSource];
   if (payments.mode === 'dev') {
-    const chain = payments.devChainRpcUrl ? `the shared dev chain at ${payments.devChainRpcUrl}` : 'a local anvil chain started by this process';
-    return `payments: dev — test USDC on ${chain}, no real money${chosen}`;
+    const evm = payments.devChainRpcUrl ? `the shared dev chain at ${payments.devChainRpcUrl}` : 'a local anvil chain started by this process';
+    const solana = payments.devChainSolanaRpcUrl ? `the shared Solana dev chain at ${payments.devChainSolanaRpcUrl}` : 'a local Solana started by this process';
+    return `payments: dev — test USDC on ${evm} and on ${solana}, no real money${chosen}`;
   }
   // The origin only: a facilitator URL may carry a token in its path or query.
   const facilitator = payments.facilitatorUrl ? new URL(payments.facilitatorUrl).origin : 'none';
