@@ -31,6 +31,11 @@ export interface PayerOptions extends SpendLimits {
   account: Parameters<typeof toClientEvmSigner>[0];
   /** Signs Solana payments (a `@solana/kit` TransactionSigner); needed when `allow` lists a Solana network. */
   svmSigner?: Parameters<typeof registerExactSvmScheme>[1]['signer'];
+  /**
+   * Where the Solana client reads the mint and a recent blockhash: the public cluster of the payment's network by
+   * default; a local chain (the service's Solana dev chain, see its /.well-known/x402.json) needs its RPC URL here.
+   */
+  svmRpcUrl?: string;
   /** Asked before each payment that passed the limits; false declines it. */
   approve?: (payment: PaymentRequest & { resource?: string }) => boolean | Promise<boolean>;
   /**
@@ -83,7 +88,9 @@ export function createPayer(options: PayerOptions): Payer {
       // Loaded only by a payer that signs Solana payments: the Solana client is large, and most payers
       // (and every browser bundle of an EVM-only app) never need it.
       const svm = await import('@x402/svm/exact/client');
-      client = svm.registerExactSvmScheme(client, { signer: options.svmSigner });
+      client = options.svmRpcUrl
+        ? client.register('solana:*', new svm.ExactSvmScheme(options.svmSigner, { rpcUrl: options.svmRpcUrl }))
+        : svm.registerExactSvmScheme(client, { signer: options.svmSigner });
     }
     // Our limits replace the official controls: offers that break them are filtered out (so an allowed
     // later offer is chosen), and when none is left the refusal says which limit the first one broke.

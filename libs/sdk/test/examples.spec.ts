@@ -80,9 +80,16 @@ describe('the README examples and the demo run against the live service', () => 
     const output = run.stdout;
     expect(output).toContain('detect sample.png (0.002 USDC)');
     expect(output).toContain('convert sample.png to webp (job fee 0.002 USDC, result 0.02–0.04 USDC by size)');
-    expect(output.match(/tx 0x[0-9a-f]{64}/g)).toHaveLength(3);
+    // Three payments, and the delivery record naming the result's.
+    const transactions = output.match(/tx 0x[0-9a-f]{64}/g)!;
+    expect(transactions).toHaveLength(4);
+    expect(transactions[3]).toBe(transactions[2]);
+    expect(output).toMatch(/delivery record, signed by did:web:127\.0\.0\.1%3A\d+#[\w-]+ and verified: png sha256 [0-9a-f]{12}… → webp sha256 [0-9a-f]{12}… \(the saved file's\), by sharp [^,]+, for tx 0x/);
     expect(output).toContain('result price 0.020000 USDC');
     expect(output).toContain('0.024 USDC spent by this demo');
+    // Once on each network.
+    expect(output).toMatch(/paid on Solana: transaction [1-9A-HJ-NP-Za-km-z]{64,88}\n/);
+    expect(output).toContain('0.002 USDC spent by this demo on solana:');
     expect(isWebp(readFileSync(join(dir, 'demo', 'sample.webp')))).toBe(true);
   });
 });

@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, ConversionInterruptedError, createClient, JobFailedError, newPaymentIdentifier, PaymentRequiredError, VerificationError } from '../src/index.js';
+import { address, createKeyPairSignerFromBytes } from '@solana/kit';
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { ApiError, ConversionInterruptedError, createClient, createPayer, JobFailedError, newPaymentIdentifier, PaymentRequiredError, VerificationError } from '../src/index.js';
 import { type LiveService, startLiveService } from '@fileshift/testing';
 import { anvilPayerAccount, devChainPayer, recordingFetch, tinyPng, toneWav, usdcBalanceOf } from './support/dev-chain.js';
 
@@ -128,10 +130,10 @@ describe('x402 API: detection and whole conversions on the dev chain (real settl
       expect(error).toMatchObject({ message: expect.stringMatching(/does not verify/), jobId: expect.stringMatching(/^job_/) });
 
       const swapped = altering((url) => url.includes('/api/x402/v1/download/'), async (response) => new Response(new Uint8Array([...new Uint8Array(await response.arrayBuffer()), 0]), { headers: response.headers }));
-      for (const as of ['bytes', 'stream'] as const) {
-        const outcome = paying(swapped).convertFile({ input: png, targetFormat: 'webp', as }).then(async (converted) => ('stream' in converted ? new Response(converted.stream).arrayBuffer() : converted.data));
-        await expect(outcome).rejects.toThrow(/^The downloaded file is not the one the delivery record of job \S+ names/);
-      }
+      const mismatch = /^The downloaded file is not the one the delivery record of job \S+ names/;
+      await expect(paying(swapped).convertFile({ input: png, targetFormat: 'webp' })).rejects.toThrow(mismatch);
+      const streamed = await paying(swapped).convertFile({ input: png, targetFormat: 'webp', as: 'stream' });
+      await expect(new Response(streamed.stream).arrayBuffer()).rejects.toThrow(mismatch);
     });
 
     it('a receipt signed by another key is a VerificationError', async () => {
@@ -142,6 +144,28 @@ describe('x402 API: detection and whole conversions on the dev chain (real settl
       });
       await expect(paying(otherKey).detectFile(png)).rejects.toBeInstanceOf(VerificationError);
     });
+  });
+
+  it('pays on the service\'s local Solana with a payer given its RPC URL: detection and a whole conversion, each settled once, receipts signed', async () => {
+    const solana = service.solanaDevChain;
+    const signer = await createKeyPairSignerFromBytes(Uint8Array.from(solana.payerSecretKey));
+    const [tokenAccount] = await findAssociatedTokenPda({ owner: signer.address, mint: address(solana.usdc), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    const balance = async () => {
+      const answer = await fetch(solana.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountBalance', params: [tokenAccount] }) });
+      return BigInt(((await answer.json()) as { result: { value: { amount: string } } }).result.value.amount);
+    };
+    const payer = createPayer({ account, svmSigner: signer, svmRpcUrl: solana.rpcUrl, allow: [{ network: solana.network, asset: solana.usdc }], maxPerPayment: 50_000n });
+    const client = createClient({ baseUrl: service.baseUrl, payer });
+    const before = await balance();
+    const detected = await client.detectFile(png);
+    const converted = await client.convertFile({ input: png, targetFormat: 'webp' });
+    expect(isWebp(converted.data)).toBe(true);
+    for (const receipt of [detected.receipt!, ...converted.receipts]) {
+      expect(receipt).toMatchObject({ network: solana.network, payer: signer.address, transaction: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/) });
+      expect(receipt.signed).toMatchObject({ network: solana.network, transaction: receipt.transaction });
+    }
+    expect(converted.deliveryRecord?.payment).toMatchObject({ network: solana.network, asset: solana.usdc, transaction: converted.receipts[1]!.transaction });
+    expect(await balance()).toBe(before - JOB_FEE - JOB_FEE - RESULT_PRICE);
   });
 
   it('getFormats is free and lists what the running workers convert, with the options of each conversion', async () => {

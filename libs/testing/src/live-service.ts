@@ -20,10 +20,23 @@ export interface DevChainFacts {
   payerPrivateKey: `0x${string}`;
 }
 
+/** The service's Solana dev chain, as its /.well-known/x402.json names it. */
+export interface SolanaDevChainFacts {
+  rpcUrl: string;
+  network: string;
+  /** The test USDC mint. */
+  usdc: string;
+  payTo: string;
+  payerAddress: string;
+  /** 64 bytes: seed, then public key. */
+  payerSecretKey: number[];
+}
+
 export interface LiveService {
   baseUrl: string;
   databaseUrl: string;
   devChain: DevChainFacts;
+  solanaDevChain: SolanaDevChainFacts;
   output(): string;
   /** A key API key made by the real CLI (`apikey create`). */
   createApiKey(name: string): string;
@@ -73,11 +86,12 @@ export async function startLiveService(env: Record<string, string> = {}): Promis
       if (Date.now() > deadline) throw new Error(`the service did not become ready:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const wellKnown = (await (await fetch(`${baseUrl}/.well-known/x402.json`)).json()) as { devChain: DevChainFacts };
+    const wellKnown = (await (await fetch(`${baseUrl}/.well-known/x402.json`)).json()) as { devChain: DevChainFacts; solanaDevChain: SolanaDevChainFacts };
     return {
       baseUrl,
       databaseUrl,
       devChain: wellKnown.devChain,
+      solanaDevChain: wellKnown.solanaDevChain,
       output: () => output,
       createApiKey: (name) => createApiKeyWithCli(databaseUrl, name),
       stop,
