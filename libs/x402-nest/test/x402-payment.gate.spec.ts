@@ -333,7 +333,7 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
 
   describe('offer-receipt: with an issuer, signed offers in every challenge and a signed receipt in every settlement', () => {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    const publicJwk = publicKey.export({ format: 'jwk' });
+    const publicJwk = publicKey.export({ format: 'jwk' }) as { kty: string; crv: string; x: string };
     const signer: JWSSigner = { kid: 'did:web:localhost#receipts', format: 'jws', algorithm: 'EdDSA', sign: async (input) => sign(null, input, privateKey).toString('base64url') };
     const issuer: OfferReceiptIssuer = {
       kid: signer.kid,
