@@ -1,4 +1,4 @@
-import { ApiError, JobFailedError, PaymentRequiredError, RateLimitedError, SpendLimitError, TimeoutError } from '@fileshift/sdk';
+import { ApiError, JobFailedError, PaymentRequiredError, RateLimitedError, SpendLimitError, TimeoutError, VerificationError } from '@fileshift/sdk';
 import { FileInputError } from '../file-input-error.js';
 import type { FileshiftContext } from '../fileshift-context.js';
 import { ServiceFactsError } from '../service-facts.js';
@@ -9,6 +9,9 @@ import { describeRefusal } from './describe-refusal.js';
 export function describeError(error: unknown, context: FileshiftContext, { canAskUser = false }: { canAskUser?: boolean } = {}): string {
   if (error instanceof SpendLimitError) return `${describeRefusal(error, context, canAskUser)} Nothing was signed or paid.`;
   if (error instanceof JobFailedError) return `The conversion failed (${error.failureType}): ${error.message} The result was not bought.`;
+  if (error instanceof VerificationError) {
+    return `What the service signed does not check out, so its answer was not used (nothing was saved; a payment may have been made — wallet_status shows what was spent): ${error.message} Report it to the service's operator.`;
+  }
   if (error instanceof RateLimitedError) return `The service is rate limiting: retry after ${error.retryAfter} s.`;
   if (error instanceof PaymentRequiredError) return `The service refused the payment: ${error.message}.`;
   // A 422 comes before the payment challenge: say so, so the agent fixes the request instead of worrying about the wallet.
