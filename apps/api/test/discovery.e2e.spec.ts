@@ -16,7 +16,7 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       const html = await response.text();
-      for (const link of ['/openapi.json', '/openapi.yaml', '/llms.txt', '/.well-known/x402.json']) {
+      for (const link of ['/openapi.json', '/openapi.yaml', '/llms.txt', '/.well-known/x402.json', '/.well-known/did.json']) {
         expect(html).toContain(`href="${link}"`);
       }
       expect(html).toContain('0.002000 USDC');
@@ -93,6 +93,7 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     const text = await llms.text();
     expect(text).toContain(`POST ${t.baseUrl}/api/x402/v1/detect-file-type`);
     expect(text).toContain('PAYMENT-SIGNATURE');
+    expect(text).toContain(`${t.baseUrl}/.well-known/did.json (the key that signs`);
     expect(text).toContain(`POST ${t.baseUrl}/api/v1/convert {filename, ext_in, ext_out, options?} → waits up to 120 s`);
     // The conversions of the running workers' engines (this process runs a worker with sharp and ffmpeg at least).
     expect(text).toMatch(/^## Conversions available now \(\d+ pairs on the running workers' engines: .*sharp/m);

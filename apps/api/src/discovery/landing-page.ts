@@ -44,6 +44,7 @@ export function renderLandingPage(input: { version: string; resources: PaidResou
     <li><a href="/openapi.json">/openapi.json</a> and <a href="/openapi.yaml">/openapi.yaml</a> — OpenAPI 3.1</li>
     <li><a href="/llms.txt">/llms.txt</a> — summary for language models and agents</li>
     <li><a href="/.well-known/x402.json">/.well-known/x402.json</a> — paid resources, prices, networks, assets, payTo</li>
+    <li><a href="/.well-known/did.json">/.well-known/did.json</a> — the key that signs offers, receipts and delivery records</li>
     <li><a href="${X402_PREFIX}/health">${X402_PREFIX}/health</a> — health</li>
   </ul>
 </body>

@@ -48,5 +48,6 @@ Errors: {Status: "Error", Message}; 401 bad key, 429 limit (Retry-After).
 
 - ${input.baseUrl}/openapi.json (OpenAPI 3.1; also /openapi.yaml)
 - ${input.baseUrl}/.well-known/x402.json
+- ${input.baseUrl}/.well-known/did.json (the key that signs x402 offers, receipts and delivery records: verify them with any JOSE library)
 `;
 }
