@@ -242,7 +242,7 @@ export interface PaymentConfig {
   devChainRpcUrl?: string;
   /** Dev mode: a running Solana dev chain to attach to instead of starting one. */
   devChainSolanaRpcUrl?: string;
-  /** Signs offers, receipts and delivery records (Ed25519, PEM or JWK); in dev mode, when unset, one kept in the data directory. */
+  /** Signs offers, receipts and delivery records (Ed25519, PEM or JWK); in dev mode, when unset, the public dev key. */
   receiptSigningKey?: string;
 }
 

@@ -20,7 +20,7 @@ import { loadSigningKey } from './receipts/signing-key.js';
     {
       provide: ReceiptSigner,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new ReceiptSigner(loadSigningKey(config.payments.receiptSigningKey, config.dataDir), config.publicBaseUrl),
+      useFactory: (config: AppConfig) => new ReceiptSigner(loadSigningKey(config.payments.receiptSigningKey), config.publicBaseUrl),
     },
   ],
   exports: [PaymentRails, ReceiptSigner, PaymentLedgerModule],

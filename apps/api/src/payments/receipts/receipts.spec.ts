@@ -1,17 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { calculateJwkThumbprint, compactVerify, importJWK } from 'jose';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { didWebOf, keyFragmentOf } from './did-web.js';
 import { ReceiptSigner } from './receipt-signer.js';
-import { DEV_SIGNING_KEY_FILE, loadSigningKey, parseSigningKey } from './signing-key.js';
+import { loadSigningKey, parseSigningKey } from './signing-key.js';
 
 describe('receipt signing', () => {
-  const dirs: string[] = [];
-  afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
   it('names a service by the did:web of its host (port encoded, path and scheme left out)', () => {
     expect(didWebOf('https://api.example.com')).toBe('did:web:api.example.com');
     expect(didWebOf('http://127.0.0.1:3000/')).toBe('did:web:127.0.0.1%3A3000');
@@ -35,12 +29,12 @@ describe('receipt signing', () => {
     expect(() => parseSigningKey(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string)).toThrow(/Ed25519/);
   });
 
-  it('in dev mode makes a key once, readable by its owner only, and keeps it across starts', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'signing-key-'));
-    dirs.push(dir);
-    const first = loadSigningKey(undefined, dir);
-    expect(loadSigningKey(undefined, dir).export({ format: 'jwk' })).toEqual(first.export({ format: 'jwk' }));
-    expect(statSync(join(dir, DEV_SIGNING_KEY_FILE)).mode & 0o777).toBe(0o600);
+  it('in dev mode derives one key from the public anvil test key: every dev process signs alike; a configured key wins', () => {
+    const dev = loadSigningKey(undefined);
+    expect(dev.asymmetricKeyType).toBe('ed25519');
+    expect(loadSigningKey(undefined).export({ format: 'jwk' })).toEqual(dev.export({ format: 'jwk' }));
+    const configured = generateKeyPairSync('ed25519').privateKey;
+    expect(loadSigningKey(configured.export({ format: 'pem', type: 'pkcs8' }) as string).export({ format: 'jwk' })).toEqual(configured.export({ format: 'jwk' }));
   });
 
   it('signs records that verify against the key its DID document publishes, under the kid the document names', async () => {

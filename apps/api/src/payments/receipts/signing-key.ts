@@ -1,9 +1,8 @@
-import { createPrivateKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createPrivateKey, hkdfSync, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { ANVIL_TEST_KEYS } from '@fileshift/devchain';
 
-/** The dev-mode signing key's file in the data directory: made once, kept across restarts. */
-export const DEV_SIGNING_KEY_FILE = 'receipt-signing-key.pem';
+/** PKCS#8 DER of an Ed25519 private key, before its 32-byte seed (RFC 8410). */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 /** An Ed25519 private key from PEM (PKCS#8, as `openssl genpkey -algorithm ed25519` writes it) or a JWK; throws what is wrong. */
 export function parseSigningKey(text: string): KeyObject {
@@ -19,23 +18,12 @@ export function parseSigningKey(text: string): KeyObject {
 }
 
 /**
- * The configured key, or in dev mode without one the data directory's, made at the first start. Several processes
- * may share the directory: the key is written aside and linked into place whole, and whoever loses the race reads
- * the winner's.
+ * The configured key, or in dev mode without one the dev key: derived from the first public anvil test key, so every
+ * dev process agrees on it with no setting (two API replicas of the local stack sign alike) and no other key material
+ * sits in the repository. Like the dev chains' keys it is public: dev receipts prove nothing to anyone but a test.
  */
-export function loadSigningKey(configured: string | undefined, dataDir: string): KeyObject {
+export function loadSigningKey(configured: string | undefined): KeyObject {
   if (configured) return parseSigningKey(configured);
-  const path = join(dataDir, DEV_SIGNING_KEY_FILE);
-  mkdirSync(dataDir, { recursive: true });
-  const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
-  const aside = `${path}.${process.pid}.tmp`;
-  writeFileSync(aside, pem, { mode: 0o600 });
-  try {
-    linkSync(aside, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    rmSync(aside, { force: true });
-  }
-  return parseSigningKey(readFileSync(path, 'utf8'));
+  const seed = Buffer.from(hkdfSync('sha256', Buffer.from(ANVIL_TEST_KEYS[0]!.slice(2), 'hex'), '', 'fileshift receipt signing key, dev mode only', 32));
+  return createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
 }
