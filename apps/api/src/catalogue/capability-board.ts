@@ -17,6 +17,8 @@ export interface WorkerCapabilities {
   queues: EngineClass[];
   /** Whether its engines run in the engine sandbox, and what holds (absent from workers older than the sandbox). */
   sandbox?: WorkerSandbox;
+  /** Whether the warm pools of its queues' engines have started (absent from workers older than this field). */
+  warm?: boolean;
   seenAt: number;
 }
 

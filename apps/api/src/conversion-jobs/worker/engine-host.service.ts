@@ -27,6 +27,7 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
   private available = new Map<string, EngineRuntime>();
   private versions: Record<string, string | undefined> = {};
   private sandbox?: WorkerSandbox;
+  private warm = false;
   private readonly conversions = new RunningCount();
   private timer?: NodeJS.Timeout;
 
@@ -71,11 +72,15 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
       this.logger.warn(`engine ${missing.id} is not available here (${missing.problem})${hint}`);
     }
     this.logger.log(`engines: ${[...this.available.keys()].map((id) => `${id}${this.versions[id] ? ` (${this.versions[id]})` : ''}`).join(', ') || 'none'}`);
-    // Warm pools of the engine classes this worker serves start in the background; nothing waits for them.
-    for (const runtime of this.available.values()) {
-      if (!this.config.workers.queues.includes(runtime.descriptor.engineClass)) continue;
-      void runtime.start?.().catch((error: unknown) => this.logger.error(`engine ${runtime.descriptor.id} failed to start: ${(error as Error).message}`));
-    }
+    // Warm pools of the engine classes this worker serves start in the background; nothing waits for them. Once they
+    // have, the worker says so at once (a benchmark, an operator waits for that; the API lists pairs before it).
+    const starting = [...this.available.values()]
+      .filter((runtime) => this.config.workers.queues.includes(runtime.descriptor.engineClass))
+      .map((runtime) => runtime.start?.().catch((error: unknown) => this.logger.error(`engine ${runtime.descriptor.id} failed to start: ${(error as Error).message}`)));
+    void Promise.all(starting).then(() => {
+      this.warm = true;
+      return this.publish();
+    });
     await this.publish();
     this.timer = setInterval(() => void this.publish(), PUBLISH_EVERY_MS).unref();
   }
@@ -123,6 +128,7 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
       versions: this.versions,
       queues: this.config.workers.queues,
       sandbox: this.sandbox,
+      warm: this.warm,
       seenAt: Date.now(),
     };
     await within(this.board.publish(capabilities), PUBLISH_TIMEOUT_MS, 'Redis').catch((error: unknown) =>
