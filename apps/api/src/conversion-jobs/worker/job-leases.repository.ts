@@ -16,6 +16,10 @@ export interface JobWithRuns {
 }
 
 const LEASE_EXPIRES = 'now() + make_interval(secs => $2)';
+/** The job's row ($1), locked first (every change locks the job, then its lease: one order, no deadlock), when `condition` holds. */
+const JOB_LOCKED = (condition: string) => `job AS (SELECT id FROM conversion_jobs WHERE id = $1 AND ${condition} FOR UPDATE)`;
+/** The lease let go by its owner ($2). */
+const LEASE_LET_GO = 'UPDATE job_leases SET owner = NULL, expires_at = NULL WHERE job_id = (SELECT id FROM job) AND owner = $2 RETURNING job_id';
 
 /**
  * The runs of conversion jobs: who holds a job (its lease record) and the state changes that depend on it. Every
@@ -31,22 +35,18 @@ export class JobLeases {
    * counting the run. Null when it cannot be taken (gone, finished, unpaid, or another run's lease is live).
    */
   async claim(id: string, owner: string, leaseSeconds: number): Promise<JobWithRuns | null> {
-    const runs = await this.withJobLocked(id, ['queued', 'processing'], async (db) => {
-      const [lease] = await rowsOf<{ runs: number }>(
-        db,
-        `INSERT INTO job_leases AS l (job_id, owner, expires_at, runs) VALUES ($1, $3, ${LEASE_EXPIRES}, 1)
+    const [row] = await this.rowsOf<Record<string, unknown> & { lease_runs: number }>(
+      `WITH ${JOB_LOCKED(`status IN ('queued', 'processing')`)},
+       lease AS (
+         INSERT INTO job_leases AS l (job_id, owner, expires_at, runs) SELECT id, $3, ${LEASE_EXPIRES}, 1 FROM job
          ON CONFLICT (job_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at, runs = l.runs + 1
          WHERE l.owner IS NULL OR l.expires_at < now()
-         RETURNING l.runs`,
-        [id, leaseSeconds, owner],
-      );
-      if (!lease) return null;
-      await db.query(`UPDATE conversion_jobs SET status = 'processing', progress_percent = 5, updated_at = now() WHERE id = $1`, [id]);
-      return lease.runs;
-    });
-    if (runs === null) return null;
-    const job = await this.dataSource.getRepository(ConversionJob).findOneBy({ id });
-    return job ? { job, runs } : null;
+         RETURNING l.runs)
+       UPDATE conversion_jobs j SET status = 'processing', progress_percent = 5, updated_at = now() FROM lease WHERE j.id = $1
+       RETURNING j.*, lease.runs AS lease_runs`,
+      [id, leaseSeconds, owner],
+    );
+    return row ? { job: this.hydrated(row), runs: row.lease_runs } : null;
   }
 
   /** The job's status and, while a run holds it, until when; null when the job is gone. */
@@ -61,44 +61,26 @@ export class JobLeases {
 
   /** Extends `owner`'s lease (and writes the progress); false when the run lost the job (removed, ended, or its lease was taken). */
   async renew(id: string, owner: string, leaseSeconds: number, progressPercent?: number): Promise<boolean> {
-    const renewed = await this.withJobLocked(id, ['processing'], async (db) => {
-      if (!(await this.held(db, `UPDATE job_leases SET expires_at = ${LEASE_EXPIRES} WHERE job_id = $1 AND owner = $3 RETURNING job_id`, [id, leaseSeconds, owner]))) return null;
-      if (progressPercent === undefined) await db.query(`UPDATE conversion_jobs SET updated_at = now() WHERE id = $1`, [id]);
-      else await db.query(`UPDATE conversion_jobs SET progress_percent = $2, updated_at = now() WHERE id = $1`, [id, progressPercent]);
-      return true;
-    });
-    return renewed === true;
+    return this.changedWhileHeld(
+      `status = 'processing'`,
+      `UPDATE job_leases SET expires_at = ${LEASE_EXPIRES} WHERE job_id = (SELECT id FROM job) AND owner = $3 RETURNING job_id`,
+      'progress_percent = COALESCE($4::integer, progress_percent), updated_at = now()',
+      [id, leaseSeconds, owner, progressPercent ?? null],
+    );
   }
 
   /** Ends the run that holds the lease: done or failed. False when that run no longer holds the job. */
   async finish(id: string, owner: string, outcome: RunOutcome): Promise<boolean> {
-    const finished = await this.withJobLocked(id, ['processing'], async (db) => {
-      if (!(await this.held(db, `UPDATE job_leases SET owner = NULL, expires_at = NULL WHERE job_id = $1 AND owner = $2 RETURNING job_id`, [id, owner]))) return null;
-      if (outcome.status === 'done') {
-        await db.query(
-          `UPDATE conversion_jobs SET status = 'done', progress_percent = 100, result_size_bytes = $2, result_count = $3, result_manifest = $4, finished_at = now(), updated_at = now() WHERE id = $1`,
-          [id, outcome.resultSizeBytes, outcome.resultCount, JSON.stringify(outcome.manifest)],
-        );
-      } else {
-        await db.query(`UPDATE conversion_jobs SET status = 'failed', failure_type = $2, failure_message = $3, finished_at = now(), updated_at = now() WHERE id = $1`, [
-          id,
-          outcome.failureType,
-          outcome.failureMessage,
-        ]);
-      }
-      return true;
-    });
-    return finished === true;
+    const [ending, values] =
+      outcome.status === 'done'
+        ? [`status = 'done', progress_percent = 100, result_size_bytes = $3, result_count = $4, result_manifest = $5`, [outcome.resultSizeBytes, outcome.resultCount, JSON.stringify(outcome.manifest)]]
+        : [`status = 'failed', failure_type = $3, failure_message = $4`, [outcome.failureType, outcome.failureMessage]];
+    return this.changedWhileHeld(`status = 'processing'`, LEASE_LET_GO, `${ending}, finished_at = now(), updated_at = now()`, [id, owner, ...values]);
   }
 
   /** Gives the job up without ending it (it will be retried); false when the run no longer held it. */
   async release(id: string, owner: string): Promise<boolean> {
-    const released = await this.withJobLocked(id, undefined, async (db) => {
-      if (!(await this.held(db, `UPDATE job_leases SET owner = NULL, expires_at = NULL WHERE job_id = $1 AND owner = $2 RETURNING job_id`, [id, owner]))) return null;
-      await db.query(`UPDATE conversion_jobs SET updated_at = now() WHERE id = $1`, [id]);
-      return true;
-    });
-    return released === true;
+    return this.changedWhileHeld('true', LEASE_LET_GO, 'updated_at = now()', [id, owner]);
   }
 
   /** Ends an unfinished job no run holds (the reconciler's verdict). */
@@ -140,26 +122,44 @@ export class JobLeases {
     return rows.flatMap((row) => (jobs.has(row.id) ? [{ job: jobs.get(row.id)!, runs: row.runs }] : []));
   }
 
-  /** Runs `change` with the job's row locked when it is in one of `statuses` (any status without them); null otherwise. */
-  private withJobLocked<T>(id: string, statuses: readonly ConversionJobStatus[] | undefined, change: (db: EntityManager) => Promise<T | null>): Promise<T | null> {
+  /**
+   * One statement, so one round trip and one commit: locks the job's row when `jobIs` holds, then runs `leaseChange`
+   * (an UPDATE of `job`'s lease RETURNING job_id, $2 or $3 naming the owner) and, when it changed the lease, sets
+   * `jobChange` on the job. True when the job was changed.
+   */
+  private async changedWhileHeld(jobIs: string, leaseChange: string, jobChange: string, parameters: unknown[]): Promise<boolean> {
+    const rows = await this.rowsOf(`WITH ${JOB_LOCKED(jobIs)}, lease AS (${leaseChange}) UPDATE conversion_jobs SET ${jobChange} WHERE id = (SELECT job_id FROM lease) RETURNING id`, parameters);
+    return rows.length > 0;
+  }
+
+  /** A job row as the entity, from `RETURNING *` (what TypeORM's find would make of it). */
+  private hydrated(row: Record<string, unknown>): ConversionJob {
+    const metadata = this.dataSource.getMetadata(ConversionJob);
+    const job = metadata.create() as ConversionJob;
+    for (const column of metadata.columns) column.setEntityValue(job, this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column));
+    return job;
+  }
+
+  /** Runs `change` with the job's row locked when it is in one of `statuses`; null otherwise. */
+  private withJobLocked<T>(id: string, statuses: readonly ConversionJobStatus[], change: (db: EntityManager) => Promise<T | null>): Promise<T | null> {
     return this.dataSource.transaction(async (db) => {
       const [job] = (await db.query(`SELECT status FROM conversion_jobs WHERE id = $1 FOR UPDATE`, [id])) as Array<{ status: ConversionJobStatus }>;
-      if (!job || (statuses && !statuses.includes(job.status))) return null;
+      if (!job || !statuses.includes(job.status)) return null;
       return change(db);
     });
   }
 
-  /** Whether `sql` (an UPDATE … RETURNING or SELECT) found a row. */
-  private async held(db: EntityManager, sql: string, parameters: unknown[]): Promise<boolean> {
-    return (await rowsOf<unknown>(db, sql, parameters)).length > 0;
+  /** The rows a statement returned, whatever its kind (TypeORM answers UPDATE … RETURNING as [rows, count]). */
+  private async rowsOf<T>(sql: string, parameters: unknown[]): Promise<T[]> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      return (await runner.query(sql, parameters, true)).records as T[];
+    } finally {
+      await runner.release();
+    }
   }
 
   private async isHeld(db: EntityManager, id: string): Promise<boolean> {
-    return this.held(db, `SELECT 1 FROM job_leases WHERE job_id = $1 AND owner IS NOT NULL AND expires_at >= now() FOR UPDATE`, [id]);
+    return (await db.query(`SELECT 1 FROM job_leases WHERE job_id = $1 AND owner IS NOT NULL AND expires_at >= now() FOR UPDATE`, [id])).length > 0;
   }
-}
-
-/** The rows a statement returned, whatever its kind (TypeORM answers UPDATE … RETURNING as [rows, count]). */
-async function rowsOf<T>(db: EntityManager, sql: string, parameters: unknown[]): Promise<T[]> {
-  return (await db.queryRunner!.query(sql, parameters, true)).records as T[];
 }
