@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ownedDirectory, sweepOrphanDirectories } from '@fileshift/converters/worker';
 
@@ -15,12 +15,24 @@ export interface ScratchDirectory {
  * touches a live worker's — nor any directory of another host (containers sharing a volume).
  */
 export class ScratchSpace {
+  private rootMade = false;
+
   constructor(private readonly root: string) {}
 
+  /**
+   * Made and removed with synchronous calls: a conversion's directory holds a few files (a page each at most), each
+   * call takes microseconds, and through the thread pool each cost about ten times that here — more than a small
+   * image's whole conversion. The root is made once (and again if it vanished).
+   */
   async open(jobId: string): Promise<ScratchDirectory> {
-    await mkdir(this.root, { recursive: true });
-    const path = await ownedDirectory(this.root, '', jobId);
-    return { path, file: (name) => join(path, name), remove: () => rm(path, { recursive: true, force: true }) };
+    if (!this.rootMade) mkdirSync(this.root, { recursive: true });
+    this.rootMade = true;
+    const path = await ownedDirectory(this.root, '', jobId).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      mkdirSync(this.root, { recursive: true });
+      return ownedDirectory(this.root, '', jobId);
+    });
+    return { path, file: (name) => join(path, name), remove: async () => rmSync(path, { recursive: true, force: true }) };
   }
 
   /** Removes the directories of processes that no longer run; returns how many. */

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { copyFile, link, mkdir, readdir, realpath, rename, rm } from 'node:fs/promises';
+import { linkSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFile, mkdir, realpath, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ConversionError } from '../conversion-error.js';
@@ -52,7 +53,8 @@ type Pending = { id: number; resolve: (reply: Extract<HostReply, { ok: boolean }
 /**
  * One Node host: Node running the host bundle in an engine sandbox of its own, one request at a time over JSON
  * lines. A request's input is staged in the host's exchange directory (a hard link) and its output moved out of it;
- * the exchange is emptied after every request. A time limit, the CPU limit or an abort kill the host (its whole
+ * the exchange is emptied after every request. Staging is done with synchronous calls: a few µs each, where the thread
+ * pool's round trip costs about ten times that, more than a small image's conversion (a copy, the rare fallback, is not). A time limit, the CPU limit or an abort kill the host (its whole
  * sandbox); so does anything the upload does to it — the pool starts another.
  */
 export class NodeHostProcess implements WarmProcess {
@@ -110,11 +112,11 @@ export class NodeHostProcess implements WarmProcess {
       const inputPaths: string[] = [];
       for (const [index, path] of (call.inputPaths ?? []).entries()) {
         const staged = join(exchange, `in-${id}-${index + 1}-${basename(path)}`);
-        await link(path, staged).catch(() => copyFile(path, staged));
+        if (!linked(path, staged)) await copyFile(path, staged);
         inputPaths.push(staged);
       }
       if (call.outputDir) {
-        await mkdir(stagedOutput);
+        mkdirSync(stagedOutput);
         await this.daemon.prepared!.handOver(stagedOutput);
       }
       const request: HostRequest = { id, task: call.task, inputPaths, outputDir: call.outputDir ? stagedOutput : undefined, limits: call.limits };
@@ -136,7 +138,7 @@ export class NodeHostProcess implements WarmProcess {
     } finally {
       watch.stop();
       this.pending = undefined;
-      await emptyDirectory(exchange);
+      emptyDirectory(exchange);
       this.busy = false;
     }
   }
@@ -171,16 +173,33 @@ async function moveAll(files: readonly string[], dir: string): Promise<string[]>
   const moved: string[] = [];
   for (const file of files) {
     const target = join(dir, basename(file));
-    await rename(file, target).catch(async () => {
+    try {
+      renameSync(file, target);
+    } catch {
       await copyFile(file, target);
       await rm(file, { force: true });
-    });
+    }
     moved.push(target);
   }
   return moved;
 }
 
-async function emptyDirectory(dir: string): Promise<void> {
-  const entries = await readdir(dir).catch(() => [] as string[]);
-  await Promise.all(entries.map((entry) => rm(join(dir, entry), { recursive: true, force: true })));
+function emptyDirectory(dir: string): void {
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return; // the host's directory is gone (it was stopped)
+  }
+  for (const entry of entries) rmSync(join(dir, entry), { recursive: true, force: true });
+}
+
+/** Hard-links `path` as `staged`; false when it cannot (another file system). */
+function linked(path: string, staged: string): boolean {
+  try {
+    linkSync(path, staged);
+    return true;
+  } catch {
+    return false;
+  }
 }
