@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -113,10 +113,26 @@ describe.each(drivers)('FileStorage contract: $name', (driver) => {
     await expect(storage.get('jobs/gone/input')).rejects.toBeInstanceOf(StoredFileMissingError);
   });
 
+  it('copies a stored file to a local path, replacing what was there; a missing key fails with StoredFileMissingError', async () => {
+    const expected = await buffer(chunks(40));
+    await storage.put('jobs/copy/input', chunks(40));
+    const dir = mkdtempSync(join(tmpdir(), 'fileshift-copy-'));
+    try {
+      writeFileSync(join(dir, 'input'), 'an older, longer file that must not survive the copy');
+      await storage.copyToFile('jobs/copy/input', join(dir, 'input'));
+      expect(digest(readFileSync(join(dir, 'input')))).toBe(digest(expected));
+      await expect(storage.copyToFile('jobs/none/input', join(dir, 'other'))).rejects.toBeInstanceOf(StoredFileMissingError);
+      await expect(storage.copyToFile('jobs/copy/input', join(dir, 'no-such-dir', 'input'))).rejects.not.toBeInstanceOf(StoredFileMissingError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses the same malformed keys', async () => {
     for (const key of ['../x', 'a/../../x', '/etc/passwd', 'a\0b', 'a/./b', 'a//b', '']) {
       await expect(storage.put(key, Readable.from(['x'])), key).rejects.toThrow(/invalid storage key/);
       await expect(storage.get(key), key).rejects.toThrow(/invalid storage key/);
+      await expect(storage.copyToFile(key, join(tmpdir(), 'never-written')), key).rejects.toThrow(/invalid storage key/);
     }
   });
 });

@@ -13,6 +13,11 @@ export interface FileStorage {
   put(key: string, body: Readable): Promise<void>;
   /** The stored bytes; {@link StoredFileMissingError} when there is nothing under `key`. */
   get(key: string): Promise<Readable>;
+  /**
+   * Writes the stored bytes to the local file `path` (made or replaced): what a worker fetches into its scratch
+   * directory. {@link StoredFileMissingError} when there is nothing under `key`. A local directory copies in the kernel.
+   */
+  copyToFile(key: string, path: string, signal?: AbortSignal): Promise<void>;
   /** Removes `key`; a missing key is not an error. */
   delete(key: string): Promise<void>;
   /** Size in bytes, or null when there is nothing under `key`. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -36,6 +36,13 @@ export class LocalFileStorage implements FileStorage {
       throw error.code === 'ENOENT' ? new StoredFileMissingError(key) : error;
     });
     return handle.createReadStream();
+  }
+
+  async copyToFile(key: string, path: string): Promise<void> {
+    await copyFile(this.pathOf(key), path).catch(async (error: NodeJS.ErrnoException) => {
+      // ENOENT names no side: the stored file, or where it was to go.
+      throw error.code === 'ENOENT' && !(await this.exists(key)) ? new StoredFileMissingError(key) : error;
+    });
   }
 
   async delete(key: string): Promise<void> {

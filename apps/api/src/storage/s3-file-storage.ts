@@ -1,4 +1,6 @@
+import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { type FileStorage, StorageBackendError, StoredFileMissingError } from './file-storage.js';
@@ -66,6 +68,10 @@ export class S3FileStorage implements FileStorage {
     });
     if (!(answer.Body instanceof Readable)) throw new StorageBackendError(`get ${key}`, new Error('the object body is not a Node stream'));
     return answer.Body;
+  }
+
+  async copyToFile(key: string, path: string, signal?: AbortSignal): Promise<void> {
+    await pipeline(await this.get(key), createWriteStream(path), { signal });
   }
 
   async delete(key: string): Promise<void> {

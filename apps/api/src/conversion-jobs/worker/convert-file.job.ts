@@ -1,5 +1,3 @@
-import { createWriteStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConversionError, type ConversionPlan } from '@fileshift/converters';
 import { runPlan } from '@fileshift/converters/worker';
@@ -101,7 +99,7 @@ export class ConvertFileJob {
     const scratch = await this.scratch.open(job.id);
     try {
       const inputPath = scratch.file('input');
-      await pipeline(await this.storage.get(jobInputKey(job.id)), createWriteStream(inputPath), { signal: lease.signal });
+      await this.storage.copyToFile(jobInputKey(job.id), inputPath, lease.signal);
       const { plan, files } = await this.engines.converting(() =>
         runPlan(
           {
