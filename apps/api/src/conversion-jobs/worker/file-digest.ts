@@ -4,13 +4,16 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FileDigest } from '../conversion-job.entity.js';
 
-/** Files up to this size are read at once, in one synchronous call (small results: a thumbnail, a page of text). */
-const READ_AT_ONCE_BYTES = 1024 * 1024;
+/**
+ * Files up to this size (a thumbnail, a page of text) are read at once, in one synchronous call: a few µs, where
+ * streaming one takes several thread-pool round trips of about 50 µs each, more than a small image's conversion.
+ */
+const SMALL_FILE_BYTES = 1024 * 1024;
 
 /**
  * A file read as a stream that hashes what flows through it: a result is hashed on its way into storage, not read
  * twice. `digest()` is the whole file's once the stream has ended; a read error fails the stream. A small file is read
- * at once: a few µs, where streaming it takes several thread-pool round trips of about 50 µs each.
+ * at once.
  */
 export function readDigesting(path: string): { stream: Readable; digest: () => FileDigest } {
   const small = readSmall(path);
@@ -42,7 +45,7 @@ export async function digestOf(path: string): Promise<FileDigest> {
 /** The file's bytes when it is small; undefined when it is larger or cannot be read now (the stream then says why). */
 function readSmall(path: string): Buffer | undefined {
   try {
-    return statSync(path).size <= READ_AT_ONCE_BYTES ? readFileSync(path) : undefined;
+    return statSync(path).size <= SMALL_FILE_BYTES ? readFileSync(path) : undefined;
   } catch {
     return undefined;
   }

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { linkSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { linkSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { copyFile, mkdir, realpath, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,6 +15,8 @@ import type { WarmProcess } from '../warm-pool.js';
 
 /** Host directories: `fileshift-node-host-<host>_<pid>-XXXXXX`, swept by the next pool when their worker is gone. */
 export const NODE_HOST_PREFIX = 'fileshift-node-host-';
+/** Where the host writes a request's output files, inside its directory. */
+const OUTPUT_DIR = 'out';
 
 export interface HostProcessConfig {
   sandbox: EngineSandbox;
@@ -52,10 +54,11 @@ type Pending = { id: number; resolve: (reply: Extract<HostReply, { ok: boolean }
 
 /**
  * One Node host: Node running the host bundle in an engine sandbox of its own, one request at a time over JSON
- * lines. A request's input is staged in the host's exchange directory (a hard link) and its output moved out of it;
- * the exchange is emptied after every request. Staging is done with synchronous calls: a few µs each, where the thread
- * pool's round trip costs about ten times that, more than a small image's conversion (a copy, the rare fallback, is not). A time limit, the CPU limit or an abort kill the host (its whole
- * sandbox); so does anything the upload does to it — the pool starts another.
+ * lines. A request's input is staged in the host's exchange directory (a hard link) and its output moved out of its
+ * output directory; both are emptied after every request. Staging uses synchronous calls: a few µs each, where the
+ * thread pool's round trip costs about ten times that, more than a small image's conversion (a copy, the rare
+ * fallback, is not). A time limit, the CPU limit or an abort kill the host (its whole sandbox); so does anything the
+ * upload does to it — the pool starts another.
  */
 export class NodeHostProcess implements WarmProcess {
   requests = 0;
@@ -79,6 +82,8 @@ export class NodeHostProcess implements WarmProcess {
   async start(): Promise<Record<string, string>> {
     const dir = await this.daemon.dir;
     await mkdir(join(dir, 'exchange'));
+    // One output directory for the host's life, made before the sandbox hands the host's directory over to its user.
+    await mkdir(join(dir, OUTPUT_DIR));
     await mkdir(join(dir, 'tmp'));
     const node = await realpath(process.execPath);
     const child = (this.child = await this.daemon.spawn(
@@ -105,8 +110,9 @@ export class NodeHostProcess implements WarmProcess {
     if (this.busy) throw new Error('the Node host is busy');
     this.busy = true;
     const id = ++this.nextId;
-    const exchange = join(await this.daemon.dir, 'exchange');
-    const stagedOutput = join(exchange, `out-${id}`);
+    const dir = await this.daemon.dir;
+    const exchange = join(dir, 'exchange');
+    const stagedOutput = join(dir, OUTPUT_DIR);
     const watch = new ConversionWatch({ timeoutMs: call.timeoutMs, cpuSeconds: call.cpuSeconds, signal: call.signal, cpu: this.daemon.cpu, onKill: () => void this.stop() });
     try {
       const inputPaths: string[] = [];
@@ -114,10 +120,6 @@ export class NodeHostProcess implements WarmProcess {
         const staged = join(exchange, `in-${id}-${index + 1}-${basename(path)}`);
         if (!linked(path, staged)) await copyFile(path, staged);
         inputPaths.push(staged);
-      }
-      if (call.outputDir) {
-        mkdirSync(stagedOutput);
-        await this.daemon.prepared!.handOver(stagedOutput);
       }
       const request: HostRequest = { id, task: call.task, inputPaths, outputDir: call.outputDir ? stagedOutput : undefined, limits: call.limits };
       const reply = await Promise.race([
@@ -139,6 +141,7 @@ export class NodeHostProcess implements WarmProcess {
       watch.stop();
       this.pending = undefined;
       emptyDirectory(exchange);
+      emptyDirectory(stagedOutput);
       this.busy = false;
     }
   }
