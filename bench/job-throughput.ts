@@ -70,6 +70,12 @@ async function runJob(input: Buffer): Promise<void> {
   ended.delete(id);
 }
 
+/** Throws unless every job so far ended done: a failing job also ends, and would make a fast figure. */
+async function assertAllDone(): Promise<void> {
+  const { rows } = await db.query(`SELECT count(*)::int AS failed, min(failure_message) AS message FROM conversion_jobs WHERE status <> 'done'`);
+  if (rows[0].failed > 0) throw new Error(`${rows[0].failed} job(s) did not end done: ${rows[0].message}`);
+}
+
 /** `total` jobs from CLIENTS clients at once, each submitting its next when its last ended. */
 async function runJobs(input: Buffer, total: number): Promise<void> {
   let next = 0;
@@ -114,6 +120,7 @@ async function measure(workers: BuiltService[]) {
   const commandsAfter = await redisCommands();
   await new Promise((resolve) => setTimeout(resolve, 1100));
   const commitsAfter = await commits();
+  await assertAllDone();
   const perJob = (after: number, before: number) => (after - before) / SMALL_JOBS;
   return {
     jobsPerSecond: SMALL_JOBS / seconds,
@@ -146,6 +153,7 @@ try {
     await runJob(bigPng);
     endToEnd.push(performance.now() - submitted);
   }
+  await assertAllDone();
   console.log(`conversion job overhead, ${(bigPng.length / 1e6).toFixed(1)} MB PNG → webp, 1 image worker, p50 of ${OVERHEAD_RUNS}`);
   console.log(`  raw sharp conversion (baseline, ${sharp.concurrency()} libvips thread(s) like the engine)   ${p50(raw).toFixed(1)} ms`);
   console.log(`  job: insert + queue → done        ${p50(endToEnd).toFixed(1)} ms`);
