@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -80,5 +80,27 @@ describe('the Node host', () => {
     for (const pid of hostPids()) process.kill(pid, 'SIGKILL');
     await new Promise((done) => setTimeout(done, 200));
     expect((await convert(small())).files).toHaveLength(1);
+  });
+  it('a request leaves nothing in the host’s directory: its staged input and its output directory are emptied after each', async () => {
+    const root = mkdtempSync(join(dir, 'host-root-'));
+    const own = new NodeHostPool({ size: 1, workRoot: root });
+    try {
+      const data = new NodeHostedRuntime(DATA_DESCRIPTOR, 'data', own);
+      const run = (files: ReturnType<typeof job>) =>
+        data.convert({ inputPath: files.inputPath, outputDir: files.outputDir, from: 'csv', to: 'json', options: {} }, { signal: new AbortController().signal, limits: DATA_DESCRIPTOR.limits, workDir: files.workDir });
+      const leftovers = () => {
+        const [hostDir] = readdirSync(root);
+        return [...readdirSync(join(root, hostDir!, 'exchange')), ...readdirSync(join(root, hostDir!, 'out'))];
+      };
+      const first = await run(small());
+      expect(leftovers()).toEqual([]);
+      const second = await run(job('name\nwest\n'));
+      expect(second.files).toHaveLength(1);
+      expect(JSON.parse(readFileSync(second.files[0]!, 'utf8'))).toEqual([{ name: 'west' }]);
+      expect(first.files[0]).not.toBe(second.files[0]);
+      expect(leftovers()).toEqual([]);
+    } finally {
+      await own.stop();
+    }
   });
 });
