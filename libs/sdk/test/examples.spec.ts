@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type LiveService, startLiveService } from '@fileshift/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tinyPng } from './support/dev-chain.js';
+import { noisePng, tinyPng } from './support/dev-chain.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const isWebp = (bytes: Buffer) => bytes.subarray(0, 4).toString() === 'RIFF' && bytes.subarray(8, 12).toString() === 'WEBP';
@@ -55,11 +55,14 @@ describe('the README examples and the demo run against the live service', () => 
   });
 
   it('examples/resume-a-conversion.ts resumes the job a too-short wait left, paying only the result', () => {
-    const output = runScript('libs/sdk/examples/resume-a-conversion.ts', [photo, 'gif'], payingEnv());
+    // Large enough that its conversion is still running when the too-short wait looks (a tiny image's job may be done).
+    const noise = join(dir, 'noise.png');
+    writeFileSync(noise, noisePng(400, 400));
+    const output = runScript('libs/sdk/examples/resume-a-conversion.ts', [noise, 'gif'], payingEnv());
     const refusedJob = /Job (job_\S+) waits on the server\./.exec(output)?.[1];
     expect(refusedJob, output).toBeDefined();
     expect(output).toContain(`resumed job ${refusedJob}: 1 more payment`);
-    expect(readFileSync(`${photo}.gif`).subarray(0, 4).toString()).toBe('GIF8');
+    expect(readFileSync(`${noise}.gif`).subarray(0, 4).toString()).toBe('GIF8');
   });
 
   it('examples/key-api.ts lists, uploads, converts and downloads with an API key', () => {

@@ -74,4 +74,4 @@ export function countingSigner<Account extends { signTypedData: (...args: never[
   return { account: counted, signatures: () => signatures };
 }
 
-export { tinyPng, toneWav } from '@fileshift/testing';
+export { noisePng, tinyPng, toneWav } from '@fileshift/testing';
