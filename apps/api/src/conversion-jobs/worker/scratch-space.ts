@@ -15,18 +15,14 @@ export interface ScratchDirectory {
  * touches a live worker's — nor any directory of another host (containers sharing a volume).
  */
 export class ScratchSpace {
-  private rootMade = false;
-
   constructor(private readonly root: string) {}
 
   /**
    * Made and removed with synchronous calls: a conversion's directory holds a few files (a page each at most), each
    * call takes microseconds, and through the thread pool each cost about ten times that here — more than a small
-   * image's whole conversion. The root is made once (and again if it vanished).
+   * image's whole conversion. The root is made only when it is missing (the first time, or if it vanished).
    */
   async open(jobId: string): Promise<ScratchDirectory> {
-    if (!this.rootMade) mkdirSync(this.root, { recursive: true });
-    this.rootMade = true;
     const path = await ownedDirectory(this.root, '', jobId).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
       mkdirSync(this.root, { recursive: true });
