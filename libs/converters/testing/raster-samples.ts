@@ -17,6 +17,8 @@ const FFMPEG_ENCODERS: Record<string, string[]> = {
   jp2: ['-c:v', 'jpeg2000', '-f', 'image2'],
 };
 const IMAGEMAGICK_FORMATS: Record<string, string> = { ico: 'ICO', psd: 'PSD', heic: 'HEIC', xpm: 'XPM' };
+/** The formats writeRasterSamples writes. */
+export const RASTER_SAMPLE_FORMATS: readonly string[] = [...Object.keys(FFMPEG_ENCODERS), ...Object.keys(IMAGEMAGICK_FORMATS)];
 
 /**
  * A 96×64 picture with something to lose: a colour gradient, a dark bar (a page's ink), and a transparent corner,

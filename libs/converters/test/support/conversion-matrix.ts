@@ -2,16 +2,16 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { canLose, type ContentLoss } from '@fileshift/formats';
-import { ConversionGraph } from '../src/platform/conversion-graph.js';
-import { engineChoices, lossesOfPlan, plansTaking } from '../src/platform/conversion-plan.js';
-import { ENGINE_DESCRIPTORS } from '../src/engines/engines.js';
-import { TYPED_RECORDS } from '../src/engines/data/data.descriptor.js';
-import type { EngineRuntime } from '../src/platform/engine-runtime.js';
-import { createEngineRuntimes, probeEngines } from '../src/engines/worker-engines.js';
-import { runPlan } from '../src/platform/plan-runner.js';
-import { scratchWithInput } from './support/test-context.js';
+import { ConversionGraph } from '../../src/platform/conversion-graph.js';
+import { lossesOfPlan } from '../../src/platform/conversion-plan.js';
+import { ENGINE_DESCRIPTORS } from '../../src/engines/engines.js';
+import { TYPED_RECORDS } from '../../src/engines/data/data.descriptor.js';
+import type { EngineRuntime } from '../../src/platform/engine-runtime.js';
+import { createEngineRuntimes, probeEngines } from '../../src/engines/worker-engines.js';
+import { runPlan } from '../../src/platform/plan-runner.js';
+import { scratchWithInput } from './test-context.js';
 import {
   DATA_SAMPLES,
   DATA_TARGETS,
@@ -26,12 +26,10 @@ import {
   ghostscriptPdf,
   MARKUP_SAMPLES,
   MARKUP_TARGETS,
-  odf,
   RASTER_TARGETS,
   mimeOf,
   samplePicture,
   pdfPages,
-  pdfText,
   postScript,
   SAMPLE_CELLS,
   SAMPLE_HEADING,
@@ -49,14 +47,18 @@ import {
   VIDEO_SAMPLE_FORMATS,
   writeEbookSamples,
   writeLegacyOfficeSamples,
-  writeMediaSamples,
+  writeAudioSample,
   writeRasterSamples,
-} from '../testing/index.js';
-import { expectArchive, isArchiveSampleFormat, writeArchiveSamples } from '../testing/archive-samples.js';
-import { alphaOf, decodePixels, greyOnWhite, isOneBit, onWhite, type Pixels, psnr, videoFrame } from '../testing/pixel-checks.js';
-import { type SoundFacts, soundFacts } from '../testing/sound-checks.js';
-import { type Cue, readCues } from '../testing/subtitle-checks.js';
-import { expectTableCells, expectTableRows, ROW_READABLE_FORMATS } from '../testing/table-checks.js';
+  writeVideoSample,
+  AUDIO_SAMPLE_FORMATS,
+  RASTER_SAMPLE_FORMATS,
+  SUBTITLE_SAMPLES,
+} from '../../testing/index.js';
+import { ARCHIVE_SAMPLE_FORMATS, expectArchive, isArchiveSampleFormat, writeArchiveSamples } from '../../testing/archive-samples.js';
+import { alphaOf, decodePixels, greyOnWhite, isOneBit, onWhite, type Pixels, psnr, videoFrame } from '../../testing/pixel-checks.js';
+import { type SoundFacts, soundFacts } from '../../testing/sound-checks.js';
+import { type Cue, readCues } from '../../testing/subtitle-checks.js';
+import { expectTableCells, expectTableRows, ROW_READABLE_FORMATS } from '../../testing/table-checks.js';
 
 /**
  * The conversion matrix: the graph of every engine of this build, which is what a worker with all its
@@ -71,12 +73,43 @@ import { expectTableCells, expectTableRows, ROW_READABLE_FORMATS } from '../test
  * What a pair's catalogue entry says it loses (`lossesOfPlan`) is asserted as said: a one-bit picture is
  * black and white, a picture made opaque is white where the source was transparent, a table made text keeps its
  * cells in reading order.
+ *
+ * The pairs are proven in shards (test/conversion-matrix.<shard>.spec.ts), files of their own that run side by side:
+ * each pair belongs to exactly one shard (matrixShardOf), and each shard makes only the samples and starts only the
+ * engines its pairs need.
  */
+/** The engine classes of the matrix (media split into sound alone and video), each in this many shards. */
+const CLASS_SHARDS = { video: 2, audio: 1, images: 1, documents: 2 } as const;
+type MatrixClass = keyof typeof CLASS_SHARDS;
+export type MatrixShard = `${MatrixClass}-${number}`;
+export const MATRIX_SHARDS: readonly MatrixShard[] = Object.entries(CLASS_SHARDS).flatMap(([klass, parts]) => Array.from({ length: parts }, (_, i): MatrixShard => `${klass as MatrixClass}-${i + 1}`));
+
+export const graph = new ConversionGraph(ENGINE_DESCRIPTORS);
+
+/** The class of a pair: the engine class of its cheapest plan, media split into sound alone and the rest. */
+function matrixClassOf(source: string, target: string): MatrixClass {
+  const plan = graph.plan(source, target);
+  if (!plan) throw new Error(`${source} → ${target} is not advertised`);
+  if (plan.engineClass === 'media') return plan.steps.every((step) => step.engine === 'ffmpeg-audio') ? 'audio' : 'video';
+  return plan.engineClass;
+}
+
+/** The shard that proves a pair: its class, and within the class every n-th pair of the ordered list for n shards. */
+export function matrixShardOf(source: string, target: string): MatrixShard {
+  const klass = matrixClassOf(source, target);
+  const index = advertisedPairs().filter(([s, t]) => matrixClassOf(s, t) === klass).findIndex(([s, t]) => s === source && t === target);
+  return `${klass}-${(index % CLASS_SHARDS[klass]) + 1}`;
+}
+
+/** Every advertised pair, in order. */
+export function advertisedPairs(): Array<[string, string]> {
+  return graph.sourceFormats().sort().flatMap((source) => graph.targetsOf(source).sort().map((target): [string, string] => [source, target]));
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'fileshift-matrix-'));
-const graph = new ConversionGraph(ENGINE_DESCRIPTORS);
-const MATRIX_CONCURRENCY = Math.max(1, Math.min(2, availableParallelism()));
+const MATRIX_CONCURRENCY = Number(process.env['MATRIX_CONCURRENCY'] ?? Math.max(1, Math.min(2, availableParallelism())));
 const poolLog: string[] = [];
-const runtimes = await createEngineRuntimes({ libreoffice: { size: 2, log: (level, message) => poolLog.push(`${level} ${message}`) } });
+let runtimes: EngineRuntime[] = [];
 let available = new Map<string, EngineRuntime>();
 
 /** A sample of a format: its path, the words its text holds (none for images and audio), and what else it holds. */
@@ -210,43 +243,56 @@ const write = (name: string, content: Buffer | string, marker?: string): Sample 
   return { path, marker };
 };
 
-beforeAll(async () => {
-  const probed = await probeEngines(runtimes);
-  available = probed.available;
-  for (const missing of probed.missing) {
-    console.error(`\n*** ENGINE MISSING: ${missing.id} (${missing.problem}). Install ${missing.debianPackages.join(' ')}; the matrix FAILS without it. ***\n`);
-  }
-  await Promise.all([...available.values()].map((runtime) => runtime.start?.()));
+/** The OCR picture formats: pictures of printed words, for picture → txt or md. */
+const TEXT_PICTURE_FORMATS = ['svg', ...Object.keys(IMAGE_FORMATS), ...RASTER_SAMPLE_FORMATS];
+const LEGACY_OFFICE = [
+  { from: 'docx', to: 'doc' },
+  { from: 'ods', to: 'xls' },
+  { from: 'odp', to: 'ppt' },
+  { from: 'odp', to: 'pptx' },
+] as const;
 
+/**
+ * The samples of these source formats, each group written only when a format of it is wanted (a shard makes what its
+ * pairs read; the legacy Office samples need LibreOffice, the e-books calibre, the media ffmpeg).
+ */
+async function writeSamples(wanted: ReadonlySet<string>, wantTextPictures: boolean): Promise<void> {
+  const wants = (...formats: readonly string[]) => formats.some((format) => wanted.has(format));
   const { width, height, rgba } = samplePicture();
   const picture = sharp(rgba, { raw: { width, height, channels: 4 } });
-  for (const [format, libvips] of Object.entries(IMAGE_FORMATS)) {
-    const path = join(dir, `picture.${format}`);
-    // JPEG has no transparency: its sample is the picture on white, as any writer would make it.
-    const source = format === 'jpg' ? picture.clone().flatten({ background: '#ffffff' }) : picture.clone();
-    await source.toFormat(libvips as 'png', format === 'avif' ? { compression: 'av1' } : {}).toFile(path);
-    samples.set(format, { path, pixels: decodePixels(path) });
+  if (wants(...Object.keys(IMAGE_FORMATS))) {
+    for (const [format, libvips] of Object.entries(IMAGE_FORMATS)) {
+      const path = join(dir, `picture.${format}`);
+      // JPEG has no transparency: its sample is the picture on white, as any writer would make it.
+      const source = format === 'jpg' ? picture.clone().flatten({ background: '#ffffff' }) : picture.clone();
+      await source.toFormat(libvips as 'png', format === 'avif' ? { compression: 'av1' } : {}).toFile(path);
+      samples.set(format, { path, pixels: decodePixels(path) });
+    }
   }
-  samples.set('svg', write('drawing.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="64"><circle cx="48" cy="32" r="30" fill="#c33"/></svg>'));
-  for (const [format, path] of writeRasterSamples(dir)) samples.set(format, { path, pixels: decodePixels(path) });
-  // The same formats, each holding a word drawn by librsvg (256 wide: an icon's largest size).
-  const words = `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="80"><rect width="256" height="80" fill="#fff"/><text x="16" y="54" font-family="DejaVu Sans" font-weight="bold" font-size="36">${OCR_MARKER}</text></svg>`;
-  textPictures.set('svg', write('words.svg', words, OCR_MARKER));
-  const printed = await sharp(Buffer.from(words)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  for (const [format, libvips] of Object.entries(IMAGE_FORMATS)) {
-    const path = join(dir, `words.${format}`);
-    await sharp(printed.data, { raw: { width: 256, height: 80, channels: 4 } }).toFormat(libvips as 'png', format === 'avif' ? { compression: 'av1' } : {}).toFile(path);
-    textPictures.set(format, { path, marker: OCR_MARKER });
+  if (wants('svg')) samples.set('svg', write('drawing.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="64"><circle cx="48" cy="32" r="30" fill="#c33"/></svg>'));
+  if (wants(...RASTER_SAMPLE_FORMATS)) for (const [format, path] of writeRasterSamples(dir)) samples.set(format, { path, pixels: decodePixels(path) });
+  if (wantTextPictures) {
+    // The same formats, each holding a word drawn by librsvg (256 wide: an icon's largest size).
+    const words = `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="80"><rect width="256" height="80" fill="#fff"/><text x="16" y="54" font-family="DejaVu Sans" font-weight="bold" font-size="36">${OCR_MARKER}</text></svg>`;
+    textPictures.set('svg', write('words.svg', words, OCR_MARKER));
+    const printed = await sharp(Buffer.from(words)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    for (const [format, libvips] of Object.entries(IMAGE_FORMATS)) {
+      const path = join(dir, `words.${format}`);
+      await sharp(printed.data, { raw: { width: 256, height: 80, channels: 4 } }).toFormat(libvips as 'png', format === 'avif' ? { compression: 'av1' } : {}).toFile(path);
+      textPictures.set(format, { path, marker: OCR_MARKER });
+    }
+    for (const [format, path] of writeRasterSamples(dir, { width: 256, height: 80, rgba: printed.data }, 'words')) textPictures.set(format, { path, marker: OCR_MARKER });
   }
-  for (const [format, path] of writeRasterSamples(dir, { width: 256, height: 80, rgba: printed.data }, 'words')) textPictures.set(format, { path, marker: OCR_MARKER });
   // Three seconds: a codec's fixed delay (mp3's 70 ms) stays well inside the ±5 % a length may change. Gradients: a
   // still's pixels are compared with the source's frame, and filmed pictures are smooth.
-  for (const [format, path] of writeMediaSamples(dir, { seconds: 3, scene: 'gradients' })) samples.set(format, { path, video: isVideo.has(format) });
-  for (const [format, path] of writeArchiveSamples(dir)) samples.set(format, { path });
+  for (const format of VIDEO_SAMPLE_FORMATS) if (wanted.has(format)) samples.set(format, { path: writeVideoSample(format, join(dir, `clip.${format}`), { seconds: 3, scene: 'gradients' }), video: true });
+  for (const format of AUDIO_SAMPLE_FORMATS) if (wanted.has(format)) samples.set(format, { path: writeAudioSample(format, join(dir, `tone.${format}`), { seconds: 3 }) });
+  for (const [format, text] of Object.entries(SUBTITLE_SAMPLES)) if (wanted.has(format)) samples.set(format, write(`captions.${format}`, text));
+  if (wants(...ARCHIVE_SAMPLE_FORMATS)) for (const [format, path] of writeArchiveSamples(dir)) samples.set(format, { path });
   samples.set('txt', write('notes.txt', sampleTxt(), SAMPLE_HEADING));
   for (const [format, text] of Object.entries(MARKUP_SAMPLES)) samples.set(format, write(`markup.${format}`, text, SAMPLE_HEADING));
   samples.set('epub', write('book.epub', sampleEpub(), SAMPLE_HEADING));
-  for (const [format, path] of writeEbookSamples(dir, samples.get('epub')!.path)) samples.set(format, { path, marker: SAMPLE_HEADING });
+  if (wants(...EBOOK_TARGETS)) for (const [format, path] of writeEbookSamples(dir, samples.get('epub')!.path)) samples.set(format, { path, marker: SAMPLE_HEADING });
   for (const [format, text] of Object.entries(DATA_SAMPLES)) samples.set(format, write(`records.${format}`, text, SAMPLE_CELLS[0]));
   samples.set('html', write('page.html', sampleHtml(), SAMPLE_HEADING));
   samples.set('rtf', write('letter.rtf', sampleRtf(), SAMPLE_HEADING));
@@ -256,23 +302,18 @@ beforeAll(async () => {
   samples.set('xlsx', write('table.xlsx', sampleXlsx(), SAMPLE_CELLS[0]));
   samples.set('ods', write('table.ods', sampleOds(), SAMPLE_CELLS[0]));
   samples.set('odp', write('slides.odp', sampleOdp(), SAMPLE_HEADING));
-  samples.set('eps', { path: ghostscriptEps(dir, 'figure', 'Fileshift EPS figure') });
-  samples.set('ps', write('pages.ps', postScript(['Fileshift PostScript page one', 'page two']), 'Fileshift PostScript'));
-  samples.set('pdf', { path: ghostscriptPdf(dir, 'three-pages', ['Fileshift PDF page one', 'page two', 'page three']), marker: 'Fileshift PDF' });
-  const legacy = [
-    { from: 'docx', to: 'doc' },
-    { from: 'ods', to: 'xls' },
-    { from: 'odp', to: 'ppt' },
-    { from: 'odp', to: 'pptx' },
-  ] as const;
-  await writeLegacyOfficeSamples(
-    dir,
-    legacy.map(({ from, to }) => ({ from: samples.get(from)!.path, to, output: join(dir, `legacy.${to}`) })),
-  );
-  for (const { from, to } of legacy) samples.set(to, { path: join(dir, `legacy.${to}`), marker: samples.get(from)!.marker });
+  if (wants('eps')) samples.set('eps', { path: ghostscriptEps(dir, 'figure', 'Fileshift EPS figure') });
+  if (wants('ps')) samples.set('ps', write('pages.ps', postScript(['Fileshift PostScript page one', 'page two']), 'Fileshift PostScript'));
+  if (wants('pdf')) samples.set('pdf', { path: ghostscriptPdf(dir, 'three-pages', ['Fileshift PDF page one', 'page two', 'page three']), marker: 'Fileshift PDF' });
+  const legacy = LEGACY_OFFICE.filter(({ to }) => wanted.has(to));
+  if (legacy.length > 0) {
+    await writeLegacyOfficeSamples(dir, legacy.map(({ from, to }) => ({ from: samples.get(from)!.path, to, output: join(dir, `legacy.${to}`) })));
+    for (const { from, to } of legacy) samples.set(to, { path: join(dir, `legacy.${to}`), marker: samples.get(from)!.marker });
+  }
 
   // What each sample holds, read by decoders that are not the engines (pictures' pixels are read as they are written).
   for (const [format, sample] of samples) {
+    if (!wanted.has(format)) continue;
     // The still a video gives is its frame a tenth of the way in (ffmpeg-video.runtime.ts).
     if (sample.video) sample.pixels = videoFrame(sample.path, Math.min(Number(ffprobeEntries(sample.path, 'format=duration')[0]) / 10, 10));
     if (format in AUDIO_CODECS || isVideo.has(format) || format === 'amr') sample.sound = soundFacts(sample.path);
@@ -280,128 +321,105 @@ beforeAll(async () => {
     sample.table = SAMPLE_TABLES[format];
     sample.typedCells = canLose(format, 'cell-types');
   }
-}, 180_000);
+}
 
-afterAll(async () => {
-  await Promise.all(runtimes.map((runtime) => runtime.stop?.()));
-  rmSync(dir, { recursive: true, force: true });
-});
+/** The pairs of a shard, in order; MATRIX_PAIRS (a pattern of "source→target") narrows a developer's run, CI never sets it. */
+export function shardPairs(shard: MatrixShard): Array<[string, string]> {
+  const only = process.env['MATRIX_PAIRS'] ? new RegExp(process.env['MATRIX_PAIRS']) : undefined;
+  const [klass, part] = shard.split('-') as [MatrixClass, string];
+  return advertisedPairs()
+    .filter(([source, target]) => matrixClassOf(source, target) === klass)
+    .filter((_, index) => index % CLASS_SHARDS[klass] === Number(part) - 1)
+    .filter(([source, target]) => !only || only.test(`${source}→${target}`));
+}
 
-describe('the conversion matrix: every pair the engines advertise, from a real sample, checked by another decoder', () => {
-  it('every engine of this build is installed here', () => {
-    expect([...available.keys()].sort()).toEqual(ENGINE_DESCRIPTORS.map((descriptor) => descriptor.id).sort());
+/**
+ * Sets up a shard's file: its samples, and the engines of every plan its pairs may take (the warm ones started),
+ * before its tests; everything stopped and removed after them. `extraSources` are formats other tests of the file read.
+ */
+export function setUpMatrix(shard: MatrixShard, { extraSources = [] as readonly string[], textPictures: wantTextPictures = false } = {}): void {
+  beforeAll(async () => {
+    const pairs = shardPairs(shard);
+    runtimes = await createEngineRuntimes({ libreoffice: { size: 2, log: (level, message) => poolLog.push(`${level} ${message}`) } });
+    const probed = await probeEngines(runtimes);
+    available = probed.available;
+    for (const missing of probed.missing) {
+      console.error(`\n*** ENGINE MISSING: ${missing.id} (${missing.problem}). Install ${missing.debianPackages.join(' ')}; the matrix FAILS without it. ***\n`);
+    }
+    // Warm engines start when first needed: those of the shard's plans are started now, the others (an extra test's) then.
+    const engines = new Set(pairs.flatMap(([source, target]) => graph.plans(source, target).flatMap((plan) => plan.steps.map((step) => step.engine))));
+    await Promise.all([...available.values()].filter((runtime) => engines.has(runtime.descriptor.id)).map((runtime) => runtime.start?.()));
+    const wanted = new Set([...pairs.map(([source]) => source), ...extraSources]);
+    await writeSamples(wanted, wantTextPictures || pairs.some(([source, target]) => OCR_TARGETS.has(target) && TEXT_PICTURE_FORMATS.includes(source)));
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(runtimes.map((runtime) => runtime.stop?.()));
+    rmSync(dir, { recursive: true, force: true });
   });
+}
 
-  it('makes pdf → md in one poppler step whose words are the words pdftotext reads, in order', async () => {
-    const plan = graph.plan('pdf', 'md')!;
-    expect(plan.steps.map((step) => `${step.engine} ${step.from}→${step.to}`)).toEqual(['poppler pdf→md']);
-    const workDir = join(dir, 'runs', 'pdf-to-md-words');
-    const pdf = samples.get('pdf')!.path;
-    const { files } = await runPlan({ plans: graph.plans('pdf', 'md'), inputPath: scratchWithInput(workDir, pdf), workDir, options: {}, signal: new AbortController().signal }, available);
-    const words = (text: string) => text.match(/[\p{L}\p{N}]+/gu) ?? [];
-    const markdown = readFileSync(files[0]!, 'utf8');
-    expect(words(markdown)).toEqual(words(pdfText(pdf)));
-    expect(words(markdown).length).toBeGreaterThan(5);
-  });
+/** The engines whose probe succeeded in this file, by id. */
+export const availableEngines = () => available;
 
-  it('keeps an ODT table\'s header row in every markup target (pandoc\'s own ODT reader drops it, text and all)', async () => {
-    const cell = (text: string) => `<table:table-cell office:value-type="string"><text:p>${text}</text:p></table:table-cell>`;
-    const row = (...cells: string[]) => `<table:table-row>${cells.map(cell).join('')}</table:table-row>`;
-    const odt = write(
-      'header-rows.odt',
-      odf('text', `<table:table table:name="T1"><table:table-column table:number-columns-repeated="2"/><table:table-header-rows>${row('region', 'sales')}</table:table-header-rows>${row('north', '12')}${row('south', '7')}</table:table>`),
-    );
-    for (const target of ['md', 'rst', 'org', 'tex', 'ipynb']) {
-      const workDir = join(dir, 'runs', `odt-header-rows-${target}`);
-      const { files } = await runPlan({ plans: graph.plans('odt', target), inputPath: scratchWithInput(workDir, odt.path), workDir, options: {}, signal: new AbortController().signal }, available);
-      const text = readFileSync(files[0]!, 'utf8');
-      expect(text.indexOf('region'), target).toBeGreaterThanOrEqual(0);
-      expect(text.indexOf('region'), target).toBeLessThan(text.indexOf('sales'));
-      expect(text.indexOf('sales'), target).toBeLessThan(text.indexOf('north'));
+/** Converts `source`'s sample to `target` (by the plans given, else the graph's) and checks the output; the plan taken. */
+export async function provePair(source: string, target: string, { plans = graph.plans(source, target), options = {}, name = `${source}-to-${target}`, sample = sampleFor(source, target) } = {}) {
+  const workDir = join(dir, 'runs', name);
+  const inputPath = scratchWithInput(workDir, sample.path);
+  const { plan, files } = await runPlan({ plans, inputPath, workDir, options, signal: new AbortController().signal }, available);
+  await check(target, files, sample, lossesOfPlan(plan));
+  return { plan, files };
+}
+
+/** Runs a plan on a sample of a source format without checking its output (the tests check what they look for). */
+export async function convertSample(source: string, target: string, name: string, path = samples.get(source)!.path) {
+  const workDir = join(dir, 'runs', name);
+  return runPlan({ plans: graph.plans(source, target), inputPath: scratchWithInput(workDir, path), workDir, options: {}, signal: new AbortController().signal }, available);
+}
+
+/** A file written into the matrix's directory, as a sample. */
+export const writeSample = write;
+export const sampleOf = (format: string) => samples.get(format);
+export const textPictureOf = (format: string) => textPictures.get(format);
+
+/** Proves every pair of the shard, as many at once as the machine has cores (two here), and prints its figures. */
+export async function proveShard(shard: MatrixShard): Promise<void> {
+  const startedAt = performance.now();
+  const proven: string[] = [];
+  const failures: string[] = [];
+  const millis: number[] = [];
+  const pairs = shardPairs(shard);
+  for (const source of new Set(pairs.map(([s]) => s))) if (!samples.has(source)) failures.push(`${source}: no sample`);
+  const prove = async ([source, target]: [string, string]) => {
+    const pair = `${source} → ${target}`;
+    const started = performance.now();
+    try {
+      if (!samples.has(source)) return;
+      const { plan } = await provePair(source, target);
+      proven.push(`${pair} (${plan.steps.map((step) => step.engine).join(' + ')})`);
+      millis.push(performance.now() - started);
+    } catch (error) {
+      failures.push(`${pair}: ${(error as Error).message.split('\n')[0]}`);
     }
-  });
+  };
+  const queue = [...pairs];
+  await Promise.all(Array.from({ length: MATRIX_CONCURRENCY }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await prove(next);
+  }));
 
-  it('proves the plans options choose over the cheapest (ocr: a searchable PDF of a picture or a scan)', async () => {
-    const choosing: Record<string, unknown> = { ocr: true, languages: ['en'] };
-    const failures: string[] = [];
-    let proven = 0;
-    for (const source of graph.sourceFormats().sort()) {
-      for (const target of graph.targetsOf(source).sort()) {
-        for (const choice of engineChoices(graph.plans(source, target)).slice(1)) {
-          const options = Object.fromEntries(choice.steps.at(-1)!.chosenBy.map((name) => [name, choosing[name]]));
-          const pair = `${source} → ${target} ${JSON.stringify(options)}`;
-          try {
-            const plans = plansTaking(graph.plans(source, target), Object.keys(options));
-            expect(plans[0]!.steps.at(-1)!.engine, pair).toBe(choice.steps.at(-1)!.engine);
-            const sample = textPictures.get(source) ?? samples.get(source)!;
-            const workDir = join(dir, 'runs', `${source}-to-${target}-chosen`);
-            const { plan, files } = await runPlan({ plans, inputPath: scratchWithInput(workDir, sample.path), workDir, options, signal: new AbortController().signal }, available);
-            await check(target, files, sample, lossesOfPlan(plan));
-            proven++;
-          } catch (error) {
-            failures.push(`${pair}: ${(error as Error).message.split('\n')[0]}`);
-          }
-        }
-      }
-    }
-    expect(failures).toEqual([]);
-    // Every picture tesseract reads, those an image engine decodes for it, and pdf → pdf.
-    expect(proven).toBeGreaterThanOrEqual(10);
-  }, 600_000);
-
-  it('proves every advertised pair', async () => {
-    const startedAt = performance.now();
-    const proven: string[] = [];
-    const failures: string[] = [];
-    const millisByClass = new Map<string, number[]>();
-    const sources = graph.sourceFormats().sort();
-    const pairs: Array<[string, string]> = [];
-    // MATRIX_PAIRS (a pattern of "source→target") narrows a developer's run to some pairs; CI never sets it.
-    const only = process.env['MATRIX_PAIRS'] ? new RegExp(process.env['MATRIX_PAIRS']) : undefined;
-    for (const source of sources) {
-      if (!samples.has(source)) failures.push(`${source}: no sample`);
-      else for (const target of graph.targetsOf(source).sort()) if (!only || only.test(`${source}→${target}`)) pairs.push([source, target]);
-    }
-    const prove = async ([source, target]: [string, string]) => {
-      const pair = `${source} → ${target}`;
-      const started = performance.now();
-      try {
-        const workDir = join(dir, 'runs', `${source}-to-${target}`);
-        const sample = sampleFor(source, target);
-        const inputPath = scratchWithInput(workDir, sample.path);
-        const { plan, files } = await runPlan({ plans: graph.plans(source, target), inputPath, workDir, options: {}, signal: new AbortController().signal }, available);
-        await check(target, files, sample, lossesOfPlan(plan));
-        proven.push(`${pair} (${plan.steps.map((step) => step.engine).join(' + ')})`);
-        millisByClass.set(plan.engineClass, [...(millisByClass.get(plan.engineClass) ?? []), performance.now() - started]);
-      } catch (error) {
-        failures.push(`${pair}: ${(error as Error).message.split('\n')[0]}`);
-      }
-    };
-    // As many pairs at once as the machine has cores (CI has two): each engine process is single-threaded enough.
-    const queue = [...pairs];
-    await Promise.all(Array.from({ length: MATRIX_CONCURRENCY }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) await prove(next);
-    }));
-
-    const byEngines = new Map<string, number>();
-    for (const line of proven) {
-      const engines = /\((.*)\)$/.exec(line)![1]!;
-      byEngines.set(engines, (byEngines.get(engines) ?? 0) + 1);
-    }
-    const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    process.stdout.write(
-      `\nconversion matrix: ${proven.length} pairs proven from ${sources.length} source formats in ${((performance.now() - startedAt) / 1000).toFixed(1)} s, ${MATRIX_CONCURRENCY} at a time\n` +
-        [...millisByClass].map(([engineClass, millis]) => `  p50 ${engineClass}: ${p50(millis).toFixed(0)} ms over ${millis.length} pairs`).join('\n') +
-        '\n' +
-        [...byEngines].sort((a, b) => b[1] - a[1]).map(([engines, count]) => `  ${String(count).padStart(4)}  ${engines}`).join('\n') +
-        (failures.length > 0 ? `\nFAILED:\n  ${failures.sort().join('\n  ')}\nLibreOffice pool:\n  ${poolLog.join('\n  ')}` : '') +
-        '\n',
-    );
-    expect(failures).toEqual([]);
-    const advertised = sources.reduce((count, source) => count + graph.targetsOf(source).length, 0);
-    if (only) return;
-    expect(proven).toHaveLength(advertised);
-    // Documents, PDF, images, audio, video and subtitles: a graph that lost a family would still pass the lines above.
-    expect(advertised).toBeGreaterThanOrEqual(300);
-  }, 1_200_000);
-});
+  const byEngines = new Map<string, number>();
+  for (const line of proven) {
+    const engines = /\((.*)\)$/.exec(line)![1]!;
+    byEngines.set(engines, (byEngines.get(engines) ?? 0) + 1);
+  }
+  const p50 = [...millis].sort((a, b) => a - b)[Math.floor(millis.length / 2)] ?? 0;
+  process.stdout.write(
+    `\nconversion matrix, ${shard}: ${proven.length} pairs proven in ${((performance.now() - startedAt) / 1000).toFixed(1)} s, ${MATRIX_CONCURRENCY} at a time, p50 ${p50.toFixed(0)} ms\n` +
+      [...byEngines].sort((a, b) => b[1] - a[1]).map(([engines, count]) => `  ${String(count).padStart(4)}  ${engines}`).join('\n') +
+      (failures.length > 0 ? `\nFAILED:\n  ${failures.sort().join('\n  ')}\nLibreOffice pool:\n  ${poolLog.join('\n  ')}` : '') +
+      '\n',
+  );
+  expect(failures).toEqual([]);
+  if (process.env['MATRIX_PAIRS']) return;
+  expect(proven).toHaveLength(pairs.length);
+}

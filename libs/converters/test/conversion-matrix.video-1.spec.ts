@@ -1,0 +1,9 @@
+import { describe, it } from 'vitest';
+import { proveShard, setUpMatrix } from './support/conversion-matrix.js';
+
+// A shard of the conversion matrix (support/conversion-matrix.ts says what the matrix proves, and how it is sharded).
+setUpMatrix('video-1');
+
+describe('the conversion matrix, video-1: every pair of the shard, from a real sample, checked by another decoder', () => {
+  it('proves every advertised pair', () => proveShard('video-1'), 1_200_000);
+});
