@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeysRepository } from '../src/api-keys/api-keys.repository.js';
-import { type FuzzAnswer, type FuzzRequest, FuzzTally, ROUTE_GROUPS, UnsendableRequest, checkAnswer, fuzzClient, routeGroupOf } from './support/fuzz-http.js';
+import { type FuzzAnswer, type FuzzRequest, FuzzTally, ROUTE_GROUPS, UnsendableRequest, checkAnswer, fuzzClient, isAccepted, routeGroupOf } from './support/fuzz-http.js';
 import {
   OVERSIZED_JSON_BYTES,
   type MultipartPart,
@@ -65,6 +65,21 @@ const FIXED_PATHS = [
 /** First bytes of formats the detector knows, followed by random bytes in the detection property. */
 const MAGIC_PREFIXES = ['\x89PNG\r\n\x1a\n', 'GIF89a', '\xff\xd8\xff\xe0', '%PDF-1.7\n', 'PK\x03\x04', 'ID3\x04\x00', 'RIFF\x00\x00\x00\x00WEBP', 'OggS', '\x1aE\xdf\xa3', '\x00\x00\x00\x18ftypmp42', '{"a":', '<svg ', '<?xml ', '\xef\xbb\xbf', '\xff\xfe'];
 
+/** The least share of each property's requests the service must accept (see the summary). */
+const MIN_ACCEPTED_SHARE: Record<string, number> = {
+  routes: 0.04,
+  'x402 detect bodies': 0.1,
+  'x402 convert bodies': 0.1,
+  'key JSON bodies': 0.15,
+  'key upload bodies': 0.15,
+  'key detect bodies': 0.2,
+  headers: 0.12,
+  'paid detections': 0.9,
+  'paid conversions': 0.5,
+  'key round trips': 0.5,
+  'concurrent duplicates': 0.5,
+};
+
 interface StatusBody {
   status: string;
   result_url?: string;
@@ -102,13 +117,14 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
       }
       throw new Error(`no answer to ${request.method} ${JSON.stringify(request.path).slice(0, 200)} ${JSON.stringify(request.headers ?? {}).slice(0, 800)}: ${String(error)}; previous request ${JSON.stringify(previous).slice(0, 800)}`);
     }
-    tally.record(property, routeGroupOf(request.method, request.path), answer.status);
+    tally.record(property, routeGroupOf(request.method, request.path), answer.status, isAccepted(request, answer.status));
     checkAnswer(request, answer, [t.config.dataDir]);
     return answer;
   }
 
-  const assertProperty = <T>(arbitrary: fc.Arbitrary<T>, numRuns: number, predicate: (value: T) => Promise<void>) =>
-    fc.assert(fc.asyncProperty(arbitrary, predicate), { numRuns: runs(numRuns), seed: SEED, verbose: 1, maxSkipsPerRun: 10, ...(REPLAY_PATH ? { path: REPLAY_PATH } : {}) });
+  /** `examples` run first, in every run: cases the property must get right whatever the seed draws. */
+  const assertProperty = <T>(arbitrary: fc.Arbitrary<T>, numRuns: number, predicate: (value: T) => Promise<void>, examples: T[] = []) =>
+    fc.assert(fc.asyncProperty(arbitrary, predicate), { numRuns: runs(numRuns), seed: SEED, verbose: 1, maxSkipsPerRun: 10, ...(REPLAY_PATH ? { path: REPLAY_PATH } : { examples: examples.map((example): [T] => [example]) }) });
 
   // --- well-formed requests of each route, which the properties then bend -----------------------
 
@@ -314,8 +330,10 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
         [1, anyText(50).map((s) => JSON.stringify(s))],
       ),
     };
-    const body = weighted<string | Buffer | 'oversized'>([60, jsonBody(valid)], [1, fc.constant('oversized' as const)]);
+    const body = weighted<string | Buffer | 'oversized' | 'exact'>([20, fc.constant('exact' as const)], [60, jsonBody(valid)], [1, fc.constant('oversized' as const)]);
     await assertProperty(fc.record({ body, contentType: jsonContentTypes }), 250, async ({ body: b, contentType }) => {
+      // Now and then the request exactly as the contract has it: it must be priced.
+      if (b === 'exact') return void expect((await exchange('x402 detect bodies', paidRequest('detect'))).status).toBe(402);
       const payload = b === 'oversized' ? JSON.stringify({ filename: 'x'.repeat(OVERSIZED_JSON_BYTES), size_bytes: 1, header_first_200_bytes_base64: '' }) : b;
       await exchange('x402 detect bodies', { method: 'POST', path: '/api/x402/v1/detect-file-type', headers: contentType === undefined ? {} : { 'content-type': contentType }, body: payload });
     });
@@ -378,8 +396,10 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
       created_at: weighted<string>([4, fc.constant('2026-11-01T10:00:00Z')], [1, fc.date({ noInvalidDate: true }).map((d) => d.toISOString())], [1, anyText(30)]),
       size_bytes: weighted<string>([4, fc.constant(String(png.length))], [1, fc.integer({ min: -10, max: 50_000_000 }).map(String)], [1, fc.constantFrom('0', '1e3', '0x10', ' 67', '67.0', 'NaN', '41943041', '')]),
     };
-    const request = fc.record({ form: multipartRequest(fields, weighted<string>([3, fc.constant('photo.png')], [1, anyText(40).map((s) => s.replace(/["\r\n]/g, ''))])), idempotency: idempotencyKey });
-    await assertProperty(request, 250, async ({ form: f, idempotency }) => {
+    const request = fc.record({ form: multipartRequest(fields, weighted<string>([3, fc.constant('photo.png')], [1, anyText(40).map((s) => s.replace(/["\r\n]/g, ''))])), idempotency: idempotencyKey, exact: weighted<boolean>([1, fc.constant(true)], [3, fc.constant(false)]) });
+    await assertProperty(request, 250, async ({ form: f, idempotency, exact }) => {
+      // Now and then the request exactly as the contract has it: it must be priced.
+      if (exact) return void expect((await exchange('x402 convert bodies', paidRequest('convert'))).status).toBe(402);
       const headers: Record<string, string> = {};
       if (f.contentType !== undefined) headers['content-type'] = f.contentType;
       if (idempotency !== undefined) headers['idempotency-key'] = idempotency;
@@ -394,12 +414,17 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
     const request = route.chain((r) =>
       fc.record({
         route: fc.constant(r),
-        body: weighted<string | Buffer | 'oversized'>([60, jsonBody(r === 'convert' ? { filename, ext_in: extension, ext_out: extension } : { ext_in: extension })], [1, fc.constant('oversized' as const)]),
+        body: weighted<string | Buffer | 'oversized' | 'exact'>([20, fc.constant('exact' as const)], [60, jsonBody(r === 'convert' ? { filename, ext_in: extension, ext_out: extension } : { ext_in: extension })], [1, fc.constant('oversized' as const)]),
         contentType: jsonContentTypes,
         accept: acceptHeader,
       }),
     );
     await assertProperty(request, 250, async ({ route: r, body, contentType, accept }) => {
+      if (body === 'exact') {
+        // The request exactly as the contract has it: it must be answered.
+        const exact = { method: 'POST', path: `/api/v1/${r}`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(r === 'convert' ? { filename: known.keyUpload, ext_in: 'png', ext_out: 'webp' } : { ext_in: 'png' }) };
+        return void expect((await exchange('key JSON bodies', exact)).status).toBe(200);
+      }
       const headers: Record<string, string> = {};
       if (contentType !== undefined) headers['content-type'] = contentType;
       if (accept !== undefined) headers.accept = accept;
@@ -410,8 +435,10 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
 
   it('key API upload: any multipart body, and an upload over the no-key limit', async () => {
     const fileName = weighted<string>([3, fc.constantFrom('photo.png', 'photo', 'x.tar.gz', '.png', 'a.PNG')], [1, anyText(60).map((s) => s.replace(/["\r\n]/g, ''))], [1, fc.constantFrom('../../x.png', '/etc/passwd', 'C:\\x\\y.png', 'x'.repeat(400))]);
-    const request = weighted<{ body: Buffer; contentType: string | undefined } | 'oversized'>([60, multipartRequest({}, fileName)], [1, fc.constant('oversized' as const)]);
+    const request = weighted<{ body: Buffer; contentType: string | undefined } | 'oversized' | 'exact'>([20, fc.constant('exact' as const)], [60, multipartRequest({}, fileName)], [1, fc.constant('oversized' as const)]);
     await assertProperty(fc.record({ request, apiKey: apiKeyHeader(apiKey) }), 150, async ({ request: r, apiKey: key }) => {
+      // Now and then an upload exactly as the contract has it: it must be stored.
+      if (r === 'exact') return void expect((await exchange('key upload bodies', { method: 'POST', path: '/api/v1/upload', ...form([{ name: 'file', filename: 'photo.png', contentType: 'image/png', content: png }]) })).status).toBe(200);
       const headers: Record<string, string | string[]> = {};
       if (key !== undefined) headers['api-key'] = key;
       // Over the 5 MB no-key limit: 413, the rest of the body unread.
@@ -424,9 +451,11 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
   });
 
   it('key API detect_file_type: any binary body, content type and Accept', async () => {
-    const body = weighted<Buffer>([20, keyDetectBody], [1, fc.integer({ min: 4097, max: 20_000 }).map((n) => Buffer.alloc(n, 0xfe))], [1, fc.uint8Array({ maxLength: 400 }).map((b) => Buffer.from(b))]);
+    const body = weighted<Buffer | 'exact'>([5, fc.constant('exact' as const)], [20, keyDetectBody], [1, fc.integer({ min: 4097, max: 20_000 }).map((n) => Buffer.alloc(n, 0xfe))], [1, fc.uint8Array({ maxLength: 400 }).map((b) => Buffer.from(b))]);
     const contentType = contentTypeFor(fc.constant('application/octet-stream'));
     await assertProperty(fc.record({ body, contentType, accept: acceptHeader }), 200, async ({ body: b, contentType: type, accept }) => {
+      // Now and then a detection exactly as the contract has it: it must be answered.
+      if (b === 'exact') return void expect((await exchange('key detect bodies', baseRequests().find((request) => request.path === '/api/v1/detect_file_type')!)).status).toBe(200);
       const headers: Record<string, string> = {};
       if (type !== undefined) headers['content-type'] = type;
       if (accept !== undefined) headers.accept = accept;
@@ -696,7 +725,19 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
     throw new Error(`job ${jobId} did not finish`);
   }
 
+  /** The pictures among the samples that are whole (the others are damaged on purpose), by the format they are. */
+  const WHOLE_PICTURES = new Set(['png', 'jpg', 'gif', 'webp']);
+  /** What sharp calls each picture target, and how a PDF starts: every download of a success is checked to be its target. */
+  const SHARP_FORMATS: Record<string, string> = { webp: 'webp', jpg: 'jpeg', gif: 'gif', png: 'png', avif: 'heif', tiff: 'tiff' };
+  async function expectTargetFormat(bytes: Buffer, target: string): Promise<void> {
+    const format = target.toLowerCase();
+    if (format === 'pdf') expect(bytes.subarray(0, 5).toString('latin1'), 'a PDF').toBe('%PDF-');
+    else expect((await sharp(bytes).metadata()).format, `a ${format} picture`).toBe(SHARP_FORMATS[format]);
+  }
+
   it('paid conversions of any valid upload: status, result, download and delete all keep the contract', async () => {
+    const property = 'paid conversions';
+    let converted = 0;
     const request = fc.record({
       file: fc.constantFrom(...Object.keys(samples)),
       // Mostly named after what the bytes are (else the evidence rule refuses most of them before payment).
@@ -707,28 +748,40 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
       idempotency: weighted<string | undefined>([3, fc.constant(undefined)], [1, printable(128, 8).filter((k) => !/\s/.test(k))]),
       remove: fc.boolean(),
     });
+    type Case = typeof request extends fc.Arbitrary<infer T> ? T : never;
+    const example = (file: string, target: Case['target'], remove: boolean): Case => ({ file, filename: `holiday ${file}`, named: true, createdAt: '2026-11-01T10:00:00Z', target, idempotency: undefined, remove });
     await assertProperty(request, 15, async ({ file, filename: stem, named, createdAt, target, idempotency, remove }) => {
       const bytes = samples[file]!;
       const filename = named ? `${stem.slice(0, 240)}.${file.split(' ').at(-1)}` : stem;
+      // A whole picture named after what it is, to another format, must be taken, converted and sold; anything else may
+      // be refused before payment (the evidence rule, a format to itself) or fail, in the contract's shape.
+      const mustConvert = WHOLE_PICTURES.has(file) && named && target.toLowerCase() !== file;
       const fields = { target_format: target, filename, created_at: createdAt, size_bytes: String(bytes.length) };
-      const created = await paying('paid conversions', { method: 'POST', path: '/api/x402/v1/convert-file', ...form(formParts(fields, bytes, filename), idempotency ? { 'idempotency-key': idempotency } : {}) });
+      const created = await paying(property, { method: 'POST', path: '/api/x402/v1/convert-file', ...form(formParts(fields, bytes, filename), idempotency ? { 'idempotency-key': idempotency } : {}) });
+      if (mustConvert) expect(created.status, `${file} named ${JSON.stringify(filename)} to ${target}: ${created.body.toString().slice(0, 300)}`).toBe(202);
       if (created.status !== 202) return;
       const jobId = json(created).job_id as string;
-      const status = await settledStatus('paid conversions', jobId);
-      const result = await paying('paid conversions', { method: 'GET', path: `/api/x402/v1/convert-file/${jobId}/result` });
+      const status = await settledStatus(property, jobId);
+      if (mustConvert) expect(status.status, `${file} to ${target}: ${JSON.stringify(status)}`).toBe('done');
+      const result = await paying(property, { method: 'GET', path: `/api/x402/v1/convert-file/${jobId}/result` });
       if (status.status === 'done') {
         expect(result.status).toBe(200);
-        const download = await exchange('paid conversions', { method: 'GET', path: new URL(json(result).download_url as string).pathname });
+        const download = await exchange(property, { method: 'GET', path: new URL(json(result).download_url as string).pathname });
         expect(download.status).toBe(200);
+        await expectTargetFormat(download.body, target);
+        converted++;
       } else expect(result.status).toBe(409);
       if (remove) {
-        expect((await exchange('paid conversions', { method: 'DELETE', path: `/api/x402/v1/convert-file/${jobId}/delete` })).status).toBe(200);
-        expect((await exchange('paid conversions', { method: 'GET', path: `/api/x402/v1/convert-file/${jobId}/result` })).status).toBe(410);
+        expect((await exchange(property, { method: 'DELETE', path: `/api/x402/v1/convert-file/${jobId}/delete` })).status).toBe(200);
+        expect((await exchange(property, { method: 'GET', path: `/api/x402/v1/convert-file/${jobId}/result` })).status).toBe(410);
       }
-    });
+    }, [example('png', 'webp', false), example('jpg', 'avif', true), example('gif', 'JPG', false)]);
+    expect(converted, 'paid conversions converted and sold').toBeGreaterThanOrEqual(3);
   });
 
   it('key API round trips of any upload: convert to any target and download', async () => {
+    const property = 'key round trips';
+    let converted = 0;
     const request = fc.record({
       file: fc.constantFrom(...Object.keys(samples)),
       partName: weighted<string>([2, clientFileName], [1, anyText(80).map((s) => s.replace(/["\r\n]/g, ''))]),
@@ -736,16 +789,26 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
       extOut: fc.constantFrom('webp', 'jpg', 'gif', 'png', 'avif', 'tiff', 'mp3', 'pdf'),
       apiKey: fc.boolean(),
     });
+    type Case = typeof request extends fc.Arbitrary<infer T> ? T : never;
+    const example = (file: Case['extIn'], extOut: Case['extOut'], withKey: boolean): Case => ({ file, partName: `scan.${file}`, extIn: file, extOut, apiKey: withKey });
     await assertProperty(request, 25, async ({ file, partName, extIn, extOut, apiKey: withKey }) => {
       const keyHeader: Record<string, string> = withKey ? { 'api-key': apiKey } : {};
-      const uploaded = await exchange('key round trips', { method: 'POST', path: '/api/v1/upload', ...form([{ name: 'file', filename: partName, contentType: 'application/octet-stream', content: samples[file]! }], keyHeader) });
+      // A whole picture said to be what it is, to another picture format or a PDF, must come back converted.
+      const mustConvert = WHOLE_PICTURES.has(file) && extIn.toLowerCase().replace(/^\./, '') === file && extOut !== 'mp3' && extOut !== file;
+      const uploaded = await exchange(property, { method: 'POST', path: '/api/v1/upload', ...form([{ name: 'file', filename: partName, contentType: 'application/octet-stream', content: samples[file]! }], keyHeader) });
+      if (mustConvert) expect(uploaded.status, uploaded.body.toString().slice(0, 300)).toBe(200);
       if (uploaded.status !== 200) return;
       const body = JSON.stringify({ filename: json(uploaded).Filename, ext_in: extIn, ext_out: extOut });
-      const converted = await exchange('key round trips', { method: 'POST', path: '/api/v1/convert', headers: { 'content-type': 'application/json', ...keyHeader }, body });
-      if (converted.status !== 200) return;
-      const [url] = (json(converted).file as { urls: string[] }).urls;
-      expect((await exchange('key round trips', { method: 'GET', path: url! })).status).toBe(200);
-    });
+      const answer = await exchange(property, { method: 'POST', path: '/api/v1/convert', headers: { 'content-type': 'application/json', ...keyHeader }, body });
+      if (mustConvert) expect(answer.status, `${file} as ${extIn} to ${extOut}: ${answer.body.toString().slice(0, 300)}`).toBe(200);
+      if (answer.status !== 200) return;
+      const [url] = (json(answer).file as { urls: string[] }).urls;
+      const download = await exchange(property, { method: 'GET', path: url! });
+      expect(download.status).toBe(200);
+      await expectTargetFormat(download.body, extOut);
+      converted++;
+    }, [example('png', 'pdf', true), example('webp', 'gif', false), example('jpg', 'tiff', true)]);
+    expect(converted, 'key API conversions downloaded').toBeGreaterThanOrEqual(3);
   });
 
   it('the same request several times at once: one payment buys one answer, one key one job', async () => {
@@ -756,6 +819,7 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
         const uploaded = await exchange(property, { method: 'POST', path: '/api/v1/upload', ...form([{ name: 'file', filename: 'p.png', content: png }]) });
         const body = JSON.stringify({ filename: json(uploaded).Filename, ext_in: 'png', ext_out: 'gif' });
         const answers = await Promise.all(Array.from({ length: copies }, () => exchange(property, { method: 'POST', path: '/api/v1/convert', headers: { 'content-type': 'application/json' }, body })));
+        expect(answers.map((answer) => answer.status), 'every copy answered with the conversion').toEqual(answers.map(() => 200));
         expect(new Set(answers.map((answer) => answer.body.toString())).size, 'one job, one URL').toBe(1);
         return;
       }
@@ -772,16 +836,23 @@ describe('fuzz: both APIs answer any input with a 4xx in their documented shape,
         }),
       );
       const accepted2xx = answers.filter((answer) => answer.status < 300);
+      // The payments are valid: one of the copies is always taken, and only one.
       if (kind === 'same Idempotency-Key, other payments') {
-        expect(new Set(accepted2xx.map((answer) => json(answer).job_id)).size, 'one job for one key').toBeLessThanOrEqual(1);
+        expect(new Set(accepted2xx.map((answer) => json(answer).job_id)).size, 'one job for one key').toBe(1);
         for (const answer of answers) expect([202, 409]).toContain(answer.status);
-      } else expect(accepted2xx.length, 'one payment, one answer').toBeLessThanOrEqual(1);
+      } else expect(accepted2xx.length, 'one payment, one answer').toBe(1);
     });
   });
 
-  it('summary: no 5xx in all the answers', () => {
+  it('summary: no 5xx in all the answers, and each property got past the service\'s checks as often as its inputs should', () => {
     console.log(tally.summary(SEED, Date.now() - started));
     expect(tally.serverErrors).toBe(0);
     expect(tally.total).toBeGreaterThan(runs(1500));
+    // Inputs are close to valid most of the time, so that each rule is reached on its own: a property whose requests
+    // stop being accepted (past every check, or a paid route's challenge) tests only the refusals. Its floor is about
+    // half the share seen over many seeds.
+    for (const [property, share] of Object.entries(MIN_ACCEPTED_SHARE)) {
+      expect(tally.acceptedShare(property), `share of "${property}" accepted`).toBeGreaterThanOrEqual(share);
+    }
   });
 });

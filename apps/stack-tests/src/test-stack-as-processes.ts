@@ -16,7 +16,8 @@ try {
   console.log(`stack as processes: gateway ${stack.baseUrl}`);
   const testStack = fileURLToPath(new URL('../bin/test-stack.mjs', import.meta.url));
   // Not spawnSync: the gateway and the S3 store run in this process and must keep answering.
-  const suite = spawn(process.execPath, [testStack, '--base-url', stack.baseUrl, '--api-key', stack.apiKey], { stdio: 'inherit' });
+  // This stack has a key and a dev chain: every test runs, none may be skipped.
+  const suite = spawn(process.execPath, [testStack, '--base-url', stack.baseUrl, '--api-key', stack.apiKey, '--require-all'], { stdio: 'inherit' });
   const [code] = (await once(suite, 'exit')) as [number | null];
   status = code ?? 1;
   // The gateway spread the suite's requests over every API replica.

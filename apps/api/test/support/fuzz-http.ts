@@ -132,19 +132,34 @@ function isPaidRoute(method: string, path: string): boolean {
 const LEAK_MARKERS = ['    at ', '.ts:', '.js:', 'node_modules', '/work/', '/tmp/fileshift', '/usr/', '/home/'];
 const JS_ERROR = /(?:^|[^A-Za-z0-9_])(?:[A-Z][A-Za-z]*)?Error: /;
 
+/**
+ * An answer that got past every check of its request: 2xx or 3xx, or the challenge (402) of a paid route. A property
+ * whose cases never get that far tests nothing but the refusals.
+ */
+export function isAccepted(request: Pick<FuzzRequest, 'method' | 'path'>, status: number): boolean {
+  return status < 400 || (status === 402 && isPaidRoute(request.method, request.path));
+}
+
 /** Counts of what the fuzzer sent and got, printed at the end. */
 export class FuzzTally {
   readonly byGroup = new Map<string, number>();
   readonly byProperty = new Map<string, number>();
+  readonly acceptedByProperty = new Map<string, number>();
   readonly byStatus = new Map<number, number>();
   readonly skipped = new Map<string, number>();
   serverErrors = 0;
 
-  record(property: string, group: string, status: number): void {
+  record(property: string, group: string, status: number, accepted: boolean): void {
     this.byGroup.set(group, (this.byGroup.get(group) ?? 0) + 1);
     this.byProperty.set(property, (this.byProperty.get(property) ?? 0) + 1);
+    if (accepted) this.acceptedByProperty.set(property, (this.acceptedByProperty.get(property) ?? 0) + 1);
     this.byStatus.set(status, (this.byStatus.get(status) ?? 0) + 1);
     if (status >= 500) this.serverErrors++;
+  }
+
+  /** The share of a property's requests that were accepted (isAccepted). */
+  acceptedShare(property: string): number {
+    return (this.acceptedByProperty.get(property) ?? 0) / (this.byProperty.get(property) ?? 1);
   }
 
   skip(reason: string): void {
@@ -163,8 +178,8 @@ export class FuzzTally {
         .join('\n');
     return [
       `fuzz summary (seed ${seed}; replay with FUZZ_SEED=${seed}): ${this.total} requests in ${(elapsedMs / 1000).toFixed(1)} s, ${this.serverErrors} answered 5xx`,
-      'by property:',
-      table(this.byProperty as Map<string | number, number>),
+      'by property (requests, and the share accepted: past every check, or a paid route\'s challenge):',
+      [...this.byProperty.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([property, n]) => `  ${property.padEnd(28)} ${String(n).padStart(5)}  ${(100 * this.acceptedShare(property)).toFixed(0).padStart(3)} %`).join('\n'),
       'by route group:',
       table(this.byGroup as Map<string | number, number>),
       'by status:',

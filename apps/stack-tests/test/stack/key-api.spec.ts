@@ -1,8 +1,12 @@
 import { tinyPng } from '@fileshift/testing';
 import { describe, expect, it } from 'vitest';
-import { stack, unpaidClient } from '../support/stack-target.js';
+import { runKeyApi, stack, unpaidClient } from '../support/stack-target.js';
 
-describe.skipIf(!stack.apiKey)('key API on the stack (a key is known: STACK_API_KEY, or made with the CLI)', () => {
+describe.skipIf(!runKeyApi)('key API on the stack (a key is known: STACK_API_KEY, or made with the CLI)', () => {
+  it('has a key to test with', () => {
+    expect(stack.apiKey, 'no key API key: pass --api-key or STACK_API_KEY').toBeDefined();
+  });
+
   it('detects a file with the key', async () => {
     const detection = await unpaidClient().detect({ data: tinyPng(), filename: 'dot' }, { as: 'json' });
     expect(JSON.stringify(detection)).toMatch(/png/i);

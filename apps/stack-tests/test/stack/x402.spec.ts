@@ -1,6 +1,6 @@
 import { tinyPng, toneWav } from '@fileshift/testing';
 import { describe, expect, it } from 'vitest';
-import { canPay, detectRequest, payingClient, stack } from '../support/stack-target.js';
+import { canPay, detectRequest, payingClient, runPaid, stack } from '../support/stack-target.js';
 
 const isWebp = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 4)).toString() === 'RIFF' && Buffer.from(bytes.subarray(8, 12)).toString() === 'WEBP';
 const isMp3 = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 3)).toString() === 'ID3' || (bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0);
@@ -35,7 +35,11 @@ describe('x402 API on the stack', () => {
     expect(await response.json()).toMatchObject({ error: { code: expect.any(String) } });
   });
 
-  describe.skipIf(!canPay)('paid (a payer is known: the dev chain\'s, or STACK_PAYER_KEY)', () => {
+  describe.skipIf(!runPaid)('paid (a payer is known: the dev chain\'s, or STACK_PAYER_KEY)', () => {
+    it('has a payer', () => {
+      expect(canPay, 'no payer: the stack is not in dev mode and STACK_PAYER_KEY is not set').toBe(true);
+    });
+
     it('detects a file, paid and settled', async () => {
       const detected = await (await payingClient()).detectFile({ data: tinyPng(), filename: 'dot.png' });
       expect(detected.detected_format?.format).toBe('png');

@@ -6,10 +6,12 @@ import { inject } from 'vitest';
 /** What the suite knows of the stack it tests. */
 export interface StackTarget {
   baseUrl: string;
-  /** A key API key (STACK_API_KEY); without one the key API tests are skipped. */
+  /** A key API key (STACK_API_KEY); without one the key API tests are skipped (or fail, see requireAll). */
   apiKey?: string;
   /** A funded payer's private key (STACK_PAYER_KEY); a stack in dev mode names its own dev-chain payer. */
   payerKey?: string;
+  /** Every test must run (CI, or `--require-all`): no payer or no key fails the tests that need one instead of skipping them. */
+  requireAll: boolean;
 }
 
 declare module 'vitest' {
@@ -36,8 +38,11 @@ function payerSettings(): { key: `0x${string}`; allow: Array<{ network: string; 
 }
 
 const settings = payerSettings();
-/** Paid tests run when a payer is known, and are reported skipped (not passed) otherwise. */
+/** Paid tests run when a payer is known, and are reported skipped (not passed) otherwise, unless every test must run. */
 export const canPay = settings !== undefined;
+export const runPaid = canPay || stack.requireAll;
+/** Key API tests run when a key is known, likewise. */
+export const runKeyApi = stack.apiKey !== undefined || stack.requireAll;
 
 let paying: Promise<FileshiftClient> | undefined;
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
@@ -81,12 +81,20 @@ describe('SharpImageRuntime', () => {
     expect((await sharp(out!).metadata()).pages).toBe(3);
   });
 
-  it('does not let an svg pull in files next to it', async () => {
-    const svg = join(dir, 'peek.svg');
-    writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="80"><image href="in.png" xlink:href="in.png" width="120" height="80"/></svg>');
-    const [out] = await convertStep(runtime, { inputPath: svg, from: 'svg', to: 'png' }, dir).catch(() => [join(dir, 'missing.png')]);
-    const { data } = await sharp(out!).ensureAlpha().raw().toBuffer({ resolveWithObject: true }).catch(() => ({ data: Buffer.alloc(4) }));
-    expect(data[3], 'the neighbouring png must not be drawn').toBe(0);
+  it('does not let an svg pull in files next to it, and draws the same picture given inline (what a leak would look like)', async () => {
+    const drawing = (href: string) => `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="80"><image href="${href}" xlink:href="${href}" width="120" height="80"/></svg>`;
+    const alphaOf = async (svgText: string, name: string) => {
+      const svg = join(dir, name);
+      writeFileSync(svg, svgText);
+      // The conversion itself must succeed: a failed one would draw nothing too.
+      const [out] = await convertStep(runtime, { inputPath: svg, from: 'svg', to: 'png' }, dir);
+      const { data, info } = await sharp(out!).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height]).toEqual([120, 80]);
+      return data.filter((_, i) => i % 4 === 3);
+    };
+    expect((await alphaOf(drawing('in.png'), 'peek.svg')).every((alpha) => alpha === 0), 'nothing of the neighbouring png drawn').toBe(true);
+    const inline = await alphaOf(drawing(`data:image/png;base64,${readFileSync(inputs.get('png')!).toString('base64')}`), 'inline.svg');
+    expect(inline.every((alpha) => alpha === 255), 'the picture given inline drawn whole').toBe(true);
   });
 
   it('reports corrupt input as unsupported_or_corrupt_input without leaking the path', async () => {
