@@ -135,6 +135,10 @@ async function deployOrJoin(publicClient: PublicClient, deployer: WalletClient<T
   try {
     return await deployAndFund(publicClient, deployer);
   } catch (error) {
+    // The winner's deployment may still be pending when ours is refused (the same transaction "already imported"):
+    // wait for it to be mined before reading what it made.
+    const deadline = Date.now() + SETUP_WAIT_MS;
+    while ((await publicClient.getTransactionCount({ address: deployer.account.address })) === 0 && Date.now() < deadline) await sleep(50);
     const deployedByAnother = await existingToken(publicClient, deployer.account.address);
     if (!deployedByAnother) throw error;
     return deployedByAnother;
