@@ -3,7 +3,7 @@ import { loadConfig } from './app-config.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
-    const result = loadConfig({}, '1.2.3');
+    const result = loadConfig({}, '1.2.3', '/srv/fileshift');
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.config).toMatchObject({
@@ -12,7 +12,10 @@ describe('loadConfig', () => {
       port: 3000,
       redisUrl: 'redis://127.0.0.1:6379',
       databaseUrl: undefined,
-      dataDir: '.data',
+      // Under the directory the service starts in, resolved once: nothing downstream sees a relative path.
+      dataDir: '/srv/fileshift/.data',
+      scratchDir: '/srv/fileshift/.data/scratch',
+      enginesDir: '/srv/fileshift/.data/engines',
       queuePrefix: 'fileshift',
       prices: { detectAtomic: 2000, jobAtomic: 2000, resultStandardAtomic: 20000, resultLargeAtomic: 40000 },
       x402RateLimitPerMinute: 120,
@@ -25,6 +28,13 @@ describe('loadConfig', () => {
       metrics: { token: undefined, workerPort: 9464 },
       version: '1.2.3',
     });
+  });
+
+  it('resolves every path against the starting directory, and keeps absolute ones as they are', () => {
+    const relative = loadConfig({ DATA_DIR: 'state/../data', SCRATCH_DIR: './scratch' }, 'v', '/opt/app');
+    expect(relative.ok && [relative.config.dataDir, relative.config.scratchDir, relative.config.enginesDir]).toEqual(['/opt/app/data', '/opt/app/scratch', '/opt/app/data/engines']);
+    const absolute = loadConfig({ DATA_DIR: '/var/lib/fileshift', SCRATCH_DIR: '/tmp/jobs' }, 'v', '/opt/app');
+    expect(absolute.ok && [absolute.config.dataDir, absolute.config.scratchDir]).toEqual(['/var/lib/fileshift', '/tmp/jobs']);
   });
 
   it('treats empty variables as unset and strips a trailing slash of PUBLIC_BASE_URL', () => {

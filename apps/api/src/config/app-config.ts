@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defaultLibreOfficePoolSize, type EngineClass, SANDBOX_SETTINGS, type SandboxSetting } from '@fileshift/converters';
 import { z } from 'zod';
 import type { KeyApiLimits } from '../api-keys/api-key-limits.js';
@@ -117,7 +117,9 @@ export const environmentSchema = z.object({
   WORKER_CONCURRENCY_DOCUMENTS: z.coerce.number().int().min(1).max(64).optional(),
   WORKER_CONCURRENCY_MEDIA: z.coerce.number().int().min(1).max(64).default(2),
   WORKER_CONCURRENCY_IMAGES: z.coerce.number().int().min(1).max(64).default(2),
-  ENGINE_SANDBOX: z.enum(SANDBOX_SETTINGS).default('auto'),
+  ENGINE_SANDBOX: z
+    .enum(SANDBOX_SETTINGS, { message: 'must be required (the default: every engine in a sandbox, or the worker does not start) or off (engines without a sandbox, by choice)' })
+    .default('required'),
   LIBREOFFICE_POOL_SIZE: z.coerce.number().int().min(1).max(32).optional(),
   LIBREOFFICE_MAX_CONVERSIONS: z.coerce.number().int().min(1).max(100_000).default(200),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
@@ -156,6 +158,7 @@ export interface AppConfig {
   /** Web pages allowed to call the APIs (CORS): any, or these exact origins. */
   corsAllowedOrigins: '*' | string[];
   databaseUrl?: string;
+  /** Absolute, like every path of the configuration: a relative one is resolved once, against the directory the service starts in. */
   dataDir: string;
   /** Where workers give each conversion its own scratch directory. */
   scratchDir: string;
@@ -256,8 +259,12 @@ export interface PriceConfig {
 
 export type ConfigResult = { ok: true; config: AppConfig } | { ok: false; problems: string[] };
 
-/** Reads and validates the environment; returns one message per wrong variable instead of throwing. */
-export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResult {
+/**
+ * Reads and validates the environment; returns one message per wrong variable instead of throwing. Every path comes
+ * out absolute, resolved against `cwd`: the sandbox binds paths by name, and a process started elsewhere (an engine,
+ * the Node host) would read a relative one against its own directory.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, version: string, cwd = process.cwd()): ConfigResult {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = environmentSchema.safeParse(present);
   if (!parsed.success) {
@@ -270,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
   }
   const e = parsed.data;
   const paymentMode = resolvePaymentMode(e);
+  const dataDir = resolve(cwd, e.DATA_DIR);
   return {
     ok: true,
     config: {
@@ -279,9 +287,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string): ConfigResul
       publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
       corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS === '*' ? '*' : e.CORS_ALLOWED_ORIGINS.split(',').map((origin) => origin.replace(/\/+$/, '')),
       databaseUrl: e.DATABASE_URL,
-      dataDir: e.DATA_DIR,
-      scratchDir: e.SCRATCH_DIR ?? join(e.DATA_DIR, 'scratch'),
-      enginesDir: join(e.DATA_DIR, 'engines'),
+      dataDir,
+      scratchDir: e.SCRATCH_DIR ? resolve(cwd, e.SCRATCH_DIR) : join(dataDir, 'scratch'),
+      enginesDir: join(dataDir, 'engines'),
       storage: storageConfig(e),
       redisUrl: e.REDIS_URL,
       queuePrefix: e.QUEUE_PREFIX,

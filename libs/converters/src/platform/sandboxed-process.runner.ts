@@ -1,9 +1,9 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConversionError } from './conversion-error.js';
 import type { EngineDescriptor } from './engine-descriptor.js';
 import { defaultEngineSandbox, type EngineSandbox } from './sandbox/engine-sandbox.js';
+import { assertAbsolute, machineTempDir } from './sandbox/absolute-path.js';
 import { engineEnvironment } from './sandbox/engine-environment.js';
 import { limitFailure } from './sandbox/limit-failure.js';
 import { processLimitsOf, type ProcessLimits } from './sandbox/process-limits.js';
@@ -85,7 +85,8 @@ export class SandboxedProcessRunner {
   async run(run: SandboxedRun): Promise<SandboxedResult> {
     run.signal?.throwIfAborted();
     const sandbox = await this.sandbox;
-    const ownDir = run.scratchDir === undefined ? await mkdtemp(join(tmpdir(), 'fileshift-run-')) : undefined;
+    if (run.scratchDir !== undefined) assertAbsolute(run.scratchDir, 'an engine run\'s scratch directory');
+    const ownDir = run.scratchDir === undefined ? await mkdtemp(join(machineTempDir(), 'fileshift-run-')) : undefined;
     const scratchDir = run.scratchDir ?? ownDir!;
     const workDir = ownDir ?? (await mkdtemp(join(scratchDir, 'fileshift-run-')));
     try {

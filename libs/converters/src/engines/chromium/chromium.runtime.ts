@@ -1,4 +1,3 @@
-import { tmpdir } from 'node:os';
 import { ConversionError } from '../../platform/conversion-error.js';
 import { probeVersions } from '../../platform/engine-probe.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
@@ -9,6 +8,7 @@ import { SandboxedProcessRunner } from '../../platform/sandboxed-process.runner.
 import { WarmPool } from '../../platform/warm-pool.js';
 import { ChromiumBrowser, CHROMIUM_PREFIX, type PageCall } from './chromium-browser.js';
 import { CHROMIUM_BINARY, CHROMIUM_DESCRIPTOR } from './chromium.descriptor.js';
+import { workRootOf } from '../../platform/sandbox/absolute-path.js';
 
 export const DEFAULT_PAGES_PER_BROWSER = 200;
 /** A browser lives for many pages: its processes' CPU limit spans a day; each page's own is watched. */
@@ -33,14 +33,18 @@ export class ChromiumRuntime implements EngineRuntime {
   private readonly pool: WarmPool<ChromiumBrowser>;
   private readonly sandbox: Promise<EngineSandbox>;
 
+  /** Where its processes' directories are made (checked absolute at construction). */
+  private readonly workRoot: string;
+
   constructor(private readonly options: ChromiumRuntimeOptions = {}) {
+    this.workRoot = workRootOf(options.workRoot);
     this.sandbox = Promise.resolve(options.sandbox ?? defaultEngineSandbox());
     this.pool = new WarmPool({
       size: options.size ?? 1,
       maxRequests: options.pagesPerBrowser ?? DEFAULT_PAGES_PER_BROWSER,
       spawn: () => this.spawn(),
       // What the browsers of a killed worker left: their processes died with it, their directories did not.
-      onBegin: () => void sweepOrphanDirectories(this.root(), CHROMIUM_PREFIX).catch(() => undefined),
+      onBegin: () => void sweepOrphanDirectories(this.workRoot, CHROMIUM_PREFIX).catch(() => undefined),
       stopping: () => new ConversionError('provider_error', 'The browser is stopping.', true),
     });
   }
@@ -80,13 +84,10 @@ export class ChromiumRuntime implements EngineRuntime {
     return { files: [call.outputPath] };
   }
 
-  private root(): string {
-    return this.options.workRoot ?? tmpdir();
-  }
 
   private async spawn(): Promise<ChromiumBrowser> {
     try {
-      const browser = new ChromiumBrowser({ sandbox: await this.sandbox, root: this.root(), limits: processLimitsOf({ ...this.descriptor.limits, timeoutMs: BROWSER_LIFETIME_MS }) });
+      const browser = new ChromiumBrowser({ sandbox: await this.sandbox, root: this.workRoot, limits: processLimitsOf({ ...this.descriptor.limits, timeoutMs: BROWSER_LIFETIME_MS }) });
       await browser.start();
       return browser;
     } catch (error) {

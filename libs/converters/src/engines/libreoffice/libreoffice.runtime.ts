@@ -1,5 +1,4 @@
 import { rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { ConversionError } from '../../platform/conversion-error.js';
 import { defaultLibreOfficePoolSize, LIBREOFFICE_DESCRIPTOR } from './libreoffice.descriptor.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
@@ -14,6 +13,7 @@ import { defaultEngineSandbox, type EngineSandbox } from '../../platform/sandbox
 import { processLimitsOf } from '../../platform/sandbox/process-limits.js';
 import { engineProfile, SandboxedProcessRunner } from '../../platform/sandboxed-process.runner.js';
 import type { BridgeReply } from './uno-bridge-client.js';
+import { workRootOf } from '../../platform/sandbox/absolute-path.js';
 
 export interface LibreOfficeRuntimeOptions {
   /** Warm instances, each converting one document at a time. Default: half the cores, 1 to 4. */
@@ -102,7 +102,11 @@ export class LibreOfficeRuntime implements EngineRuntime {
     for (const instance of this.instances) instance.killNow();
   };
 
+  /** Where its processes' directories are made (checked absolute at construction). */
+  private readonly workRoot: string;
+
   constructor(private readonly options: LibreOfficeRuntimeOptions = {}) {
+    this.workRoot = workRootOf(options.workRoot);
     this.size = options.size ?? defaultLibreOfficePoolSize();
     this.maxConversionsPerInstance = options.maxConversionsPerInstance ?? DEFAULT_MAX_CONVERSIONS_PER_INSTANCE;
     if (!Number.isInteger(this.size) || this.size < 1) throw new Error(`LibreOffice pool size must be a positive integer, not ${this.size}`);
@@ -232,7 +236,7 @@ export class LibreOfficeRuntime implements EngineRuntime {
   }
 
   private instanceRoot(): string {
-    return this.options.workRoot ?? tmpdir();
+    return this.workRoot;
   }
 
   /** Starts instances until the pool has `size` (running or starting). */

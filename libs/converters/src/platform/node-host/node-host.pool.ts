@@ -1,4 +1,4 @@
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ConversionError } from '../conversion-error.js';
 import type { EngineLimits } from '../engine-descriptor.js';
@@ -8,6 +8,7 @@ import { processLimitsOf } from '../sandbox/process-limits.js';
 import { NodeHostProcess, type HostAnswer, type HostCall, NODE_HOST_PREFIX } from './node-host.process.js';
 import { WarmPool } from '../warm-pool.js';
 import { packageClosure } from './package-closure.js';
+import { workRootOf } from '../sandbox/absolute-path.js';
 
 /** The host program, built by the package's build (esbuild) from node-host.main.ts: the same path from src/ and dist/. */
 export const NODE_HOST_BUNDLE = fileURLToPath(new URL('../../../dist/node-host/node-host.mjs', import.meta.url));
@@ -48,7 +49,11 @@ export class NodeHostPool {
   /** What the host needs of node_modules (sharp and its libraries), found once. */
   private sharpPackages?: Promise<string[]>;
 
+  /** Where its processes' directories are made (checked absolute at construction). */
+  private readonly workRoot: string;
+
   constructor(private readonly options: NodeHostPoolOptions = {}) {
+    this.workRoot = workRootOf(options.workRoot);
     this.sandbox = Promise.resolve(options.sandbox ?? defaultEngineSandbox());
     this.bundle = options.bundle ?? NODE_HOST_BUNDLE;
     this.pool = new WarmPool({
@@ -56,7 +61,7 @@ export class NodeHostPool {
       maxRequests: options.maxRequestsPerHost ?? DEFAULT_MAX_REQUESTS_PER_HOST,
       spawn: () => this.spawn(),
       // What the hosts of a killed worker left: their processes died with it, their directories did not.
-      onBegin: () => void sweepOrphanDirectories(this.root(), NODE_HOST_PREFIX).catch(() => undefined),
+      onBegin: () => void sweepOrphanDirectories(this.workRoot, NODE_HOST_PREFIX).catch(() => undefined),
       stopping: () => new ConversionError('provider_error', 'The Node host is stopping.', true),
     });
   }
@@ -84,15 +89,12 @@ export class NodeHostPool {
     return this.pool.with((host) => host.request(call));
   }
 
-  private root(): string {
-    return this.options.workRoot ?? tmpdir();
-  }
 
   private async spawn(): Promise<NodeHostProcess> {
     try {
       const host = new NodeHostProcess({
         sandbox: await this.sandbox,
-        root: this.root(),
+        root: this.workRoot,
         bundle: this.bundle,
         readOnlyPaths: await (this.sharpPackages ??= packageClosure(this.bundle, 'sharp')),
         limits: processLimitsOf(HOST_LIMITS),

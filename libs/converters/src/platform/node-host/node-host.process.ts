@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ConversionError } from '../conversion-error.js';
 import type { EngineLimits } from '../engine-descriptor.js';
+import { assertAbsolute } from '../sandbox/absolute-path.js';
 import { engineEnvironment } from '../sandbox/engine-environment.js';
 import type { EngineSandbox } from '../sandbox/engine-sandbox.js';
 import type { ProcessLimits } from '../sandbox/process-limits.js';
@@ -116,7 +117,9 @@ export class NodeHostProcess implements WarmProcess {
     const watch = new ConversionWatch({ timeoutMs: call.timeoutMs, cpuSeconds: call.cpuSeconds, signal: call.signal, cpu: this.daemon.cpu, onKill: () => void this.stop() });
     try {
       const inputPaths: string[] = [];
+      if (call.outputDir) assertAbsolute(call.outputDir, 'a Node host request\'s output directory');
       for (const [index, path] of (call.inputPaths ?? []).entries()) {
+        assertAbsolute(path, 'a Node host request\'s input');
         const staged = join(exchange, `in-${id}-${index + 1}-${basename(path)}`);
         if (!linked(path, staged)) await copyFile(path, staged);
         inputPaths.push(staged);

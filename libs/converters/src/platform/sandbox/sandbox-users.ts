@@ -1,7 +1,7 @@
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isRunning } from './process-liveness.js';
+import { machineTempDir } from './absolute-path.js';
 
 /**
  * The users a root worker lends its sandboxes, one per running sandbox: a process limit then counts one sandbox's
@@ -12,7 +12,7 @@ import { isRunning } from './process-liveness.js';
 export const SANDBOX_USERS = { first: 61_000, count: 1000 } as const;
 
 /** Where the workers of one machine mark the users they lent (one file each, holding the lender's pid): root's own. */
-export const DEFAULT_LENDING_DIR = join(tmpdir(), 'fileshift-sandbox-users');
+export const DEFAULT_LENDING_DIR = join(machineTempDir(), 'fileshift-sandbox-users');
 
 /**
  * Hands out the uids of SANDBOX_USERS, each to one sandbox at a time on the whole machine — across every worker

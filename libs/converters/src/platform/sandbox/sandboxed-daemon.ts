@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { ConversionError } from '../conversion-error.js';
 import type { EngineSandbox, PreparedCommand, SandboxRequest } from './engine-sandbox.js';
+import { assertAbsolute } from './absolute-path.js';
 import { limitFailure } from './limit-failure.js';
 import { ownedDirectory } from './owned-directories.js';
 import type { ProcessLimits } from './process-limits.js';
@@ -42,7 +43,7 @@ export class SandboxedDaemon {
   private ending?: Promise<void>;
 
   constructor(private readonly config: SandboxedDaemonConfig) {
-    this.dir = ownedDirectory(config.root, config.prefix);
+    this.dir = ownedDirectory(assertAbsolute(config.root, `the root of ${config.name}`), config.prefix);
     this.dir.catch(() => undefined);
     this.exited = new Promise((resolve) => (this.markExited = resolve));
   }
