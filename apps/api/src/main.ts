@@ -70,7 +70,14 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
+/**
+ * Exit codes of sysexits.h: a worker that cannot sandbox is misconfigured (78), our sandbox's own mistake is a bug (70).
+ * Known by name: the API role never loads the engines' code.
+ */
+const START_FAILURE_CODES: Record<string, number> = { SandboxUnavailableError: 78, SandboxSetupError: 70 };
+const startFailureCode = (error: unknown) => (error instanceof Error ? START_FAILURE_CODES[error.name] : undefined) ?? 1;
+
 main().catch((error: unknown) => {
   process.stderr.write(`fileshift: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  process.exit(startFailureCode(error));
 });

@@ -9,11 +9,14 @@ import { createTestEnvironment } from './support/test-app.js';
 
 /**
  * The worker says how its engines are sandboxed (ENGINE_SANDBOX): in its start-up log, in the capabilities it
- * publishes, in /metrics and in the API's readiness answer; and `required` refuses to start where every layer does
- * not hold — here a worker that is not root, whose engines would be its own user outside their namespaces.
+ * publishes, in /metrics and in the API's readiness answer; `required`, the default, refuses to start where every
+ * layer does not hold — here a worker that is not root, whose engines would be its own user outside their namespaces —
+ * and readiness answers 503 while a worker runs engines without the sandbox its setting requires.
  */
 const TOKEN = 'sandbox-metrics-token-0123456789';
 const isRoot = process.getuid?.() === 0;
+/** A root worker is what lends each sandbox a user of its own: elsewhere these are skipped, but never in CI, where they fail. */
+const asRoot = isRoot || process.env.CI ? it : it.skip;
 
 describe('a worker and its engine sandbox', () => {
   let environment: Awaited<ReturnType<typeof createTestEnvironment>>;
@@ -21,6 +24,7 @@ describe('a worker and its engine sandbox', () => {
   let baseUrl = '';
 
   beforeAll(async () => {
+    if (process.env.CI) expect(isRoot, 'CI runs the sandbox tests as root: they may not be skipped there').toBe(true);
     environment = await createTestEnvironment({ LOG_LEVEL: 'info', METRICS_TOKEN: TOKEN, WORKER_QUEUES: 'images' });
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
@@ -45,36 +49,37 @@ describe('a worker and its engine sandbox', () => {
     }
   };
 
-  it.runIf(isRoot)('sandboxes every engine by default (auto) and says so: log, capabilities, /metrics, readiness', async () => {
+  asRoot('sandboxes every engine by default (required) and says so: log, capabilities, /metrics, readiness', async () => {
     await waitFor(async () => (await board()).length === 1, 30_000, 'the worker’s capabilities');
     const [worker] = await board();
-    expect(worker!.sandbox).toMatchObject({ setting: 'auto', sandboxed: true, identity: 'own-user' });
+    expect(worker!.sandbox).toMatchObject({ setting: 'required', sandboxed: true, identity: 'own-user' });
     expect(worker!.sandbox!.description).toMatch(/^engines are sandboxed \(bubblewrap:.*a user of their own.*seccomp\)$/);
     expect(services[0]!.output()).toContain(worker!.sandbox!.description);
 
     const metrics = await (await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
-    expect(metrics).toMatch(/^fileshift_engine_sandboxed\{setting="auto",identity="own-user"\} 1$/m);
+    expect(metrics).toMatch(/^fileshift_engine_sandboxed\{setting="required",identity="own-user"\} 1$/m);
 
     const ready = (await (await fetch(`${baseUrl}/api/x402/v1/health/ready`)).json()) as { engines?: { workers: number; sandboxed: number } };
-    expect(ready.engines).toEqual({ workers: 1, sandboxed: 1 });
+    expect(ready.engines).toEqual({ workers: 1, sandboxed: 1, off: 0 });
   });
 
-  it.runIf(isRoot)('ENGINE_SANDBOX=required refuses to start a worker that is not root, in one line naming why', async () => {
+  asRoot('a worker that is not root refuses to start (ENGINE_SANDBOX=required, the default), exit 78, in one line naming why and the fix', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fileshift-nobody-'));
     chmodSync(dataDir, 0o777);
     try {
-      const worker = spawnService({ ...environment.variables, ROLE: 'worker', ENGINE_SANDBOX: 'required', DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, { uid: 65534, gid: 65534 });
+      const worker = spawnService({ ...environment.variables, ROLE: 'worker', DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, { uid: 65534, gid: 65534 });
       services.push(worker);
-      expect(await worker.exited).toBe(1);
+      expect(await worker.exited).toBe(78);
       expect(worker.output().trim().split('\n').at(-1)).toBe(
-        'fileshift: failed to start: ENGINE_SANDBOX=required, but engines cannot be sandboxed here: engines run as the worker’s own user outside their namespaces (the worker is not root)',
+        'fileshift: failed to start: ENGINE_SANDBOX=required, but engines cannot be sandboxed here: engines would run as the worker’s own user outside their namespaces (the worker is not root); ' +
+          'to fix: run the worker as root on a machine whose kernel lets bubblewrap make user namespaces (docs/engine-sandbox.md), or set ENGINE_SANDBOX=off to run engines without a sandbox',
       );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
-  it.runIf(isRoot)('ENGINE_SANDBOX=off runs engines unsandboxed, with a warning at every start and the gauge at 0', async () => {
+  asRoot('ENGINE_SANDBOX=off runs engines unsandboxed, with a warning at every start and the gauge at 0', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fileshift-off-'));
     const metricsPort = await freePort();
     try {
@@ -86,10 +91,29 @@ describe('a worker and its engine sandbox', () => {
       expect(metrics).toMatch(/^fileshift_engine_sandboxed\{setting="off",identity="none"\} 0$/m);
       await waitFor(async () => (await board()).length === 2, 30_000, 'both workers’ capabilities');
       const ready = (await (await fetch(`${baseUrl}/api/x402/v1/health/ready`)).json()) as { engines?: { workers: number; sandboxed: number } };
-      expect(ready.engines).toEqual({ workers: 2, sandboxed: 1 });
+      expect(ready.engines).toEqual({ workers: 2, sandboxed: 1, off: 1 });
       await worker.stop();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  asRoot('readiness answers 503 while a live worker runs engines without the sandbox its setting requires', async () => {
+    // A worker of an older release, whose `auto` ran its engines unsandboxed when its trial failed, as it publishes itself.
+    const redis = new Redis(environment.variables.REDIS_URL!);
+    const [key] = await redis.keys(`${environment.variables.QUEUE_PREFIX}:capabilities:*`);
+    const old: WorkerCapabilities = { workerId: 'old-release:1', host: 'old', pid: 1, engines: ['sharp'], versions: {}, queues: ['images'], sandbox: { setting: 'auto' as 'required', sandboxed: false, description: 'engines are not sandboxed: …' }, seenAt: Date.now() };
+    try {
+      await redis.hset(key!, { [old.workerId]: JSON.stringify(old) });
+      const answer = await fetch(`${baseUrl}/api/x402/v1/health/ready`);
+      expect(answer.status).toBe(503);
+      const body = (await answer.json()) as { error: { code: string; message: string; details: { engines: unknown } } };
+      expect(body.error.message).toMatch(/^Not ready: 1 worker\(s\) run engines without the sandbox ENGINE_SANDBOX requires/);
+      expect(body.error.details.engines).toMatchObject({ unsandboxed: 1 });
+    } finally {
+      await redis.hdel(key!, old.workerId);
+      redis.disconnect();
+    }
+    expect((await fetch(`${baseUrl}/api/x402/v1/health/ready`)).status).toBe(200);
   });
 });

@@ -6,5 +6,5 @@ export { inputArgs as ffmpegInputArgs } from './engines/ffmpeg/ffmpeg-formats.js
 export { type InstanceReplacement } from './engines/libreoffice/libreoffice.runtime.js';
 export { type PlanResult, type PlanRun, runPlan, type StepTiming } from './platform/plan-runner.js';
 export { SandboxedProcessRunner, type SandboxedResult, type SandboxedRun } from './platform/sandboxed-process.runner.js';
-export { EngineSandbox, SANDBOX_SETTINGS, type SandboxSetting, type SandboxStatus, SandboxUnavailableError } from './platform/sandbox/engine-sandbox.js';
+export { EngineSandbox, SANDBOX_SETTINGS, type SandboxSetting, SandboxSetupError, type SandboxStatus, SandboxUnavailableError } from './platform/sandbox/engine-sandbox.js';
 export { ownedDirectory, sweepOrphanDirectories } from './platform/sandbox/owned-directories.js';

@@ -30,7 +30,8 @@ export class HealthController {
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
     operationId: 'getReadiness',
-    summary: 'Readiness: PostgreSQL and Redis answer (free); says how many live workers run their engines sandboxed. 503 names the failing dependency.',
+    summary:
+      'Readiness: PostgreSQL and Redis answer (free); says how many live workers run their engines sandboxed, and how many without by choice (ENGINE_SANDBOX=off). 503 names the failing dependency, or the workers running engines without the sandbox their setting requires.',
   })
   @ApiJsonResponse(200, ReadinessResponseSchema, 'Every dependency answered.')
   @ApiErrors(503)
@@ -46,6 +47,16 @@ export class HealthController {
         { 'Retry-After': '5' },
       );
     }
-    return { status: 'healthy', service: SERVICE_NAME, timestamp: Math.floor(Date.now() / 1000), checks, engines };
+    // A worker running engines without the sandbox its setting requires serves hostile files unguarded: not ready.
+    if (engines && engines.unsandboxed > 0) {
+      throw new ApiErrorException(
+        503,
+        ApiErrorCode.DependencyUnavailable,
+        `Not ready: ${engines.unsandboxed} worker(s) run engines without the sandbox ENGINE_SANDBOX requires; stop them, or set ENGINE_SANDBOX=off on them to run unsandboxed by choice.`,
+        { checks, engines },
+        { 'Retry-After': '5' },
+      );
+    }
+    return { status: 'healthy', service: SERVICE_NAME, timestamp: Math.floor(Date.now() / 1000), checks, engines: engines && { workers: engines.workers, sandboxed: engines.sandboxed, off: engines.off } };
   }
 }

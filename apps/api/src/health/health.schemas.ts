@@ -22,10 +22,11 @@ export const ReadinessResponseSchema = apiSchema(
       .object({
         workers: z.number().int().describe('Live workers (those that published their capabilities in the last 30 s).'),
         sandboxed: z.number().int().describe('Of them, those whose engines run in the engine sandbox.'),
+        off: z.number().int().describe('Of them, those whose engines run without a sandbox by the operator\'s choice (ENGINE_SANDBOX=off).'),
       })
       .optional()
       .describe(
-        'The workers and their engine sandbox (ENGINE_SANDBOX), from their published capabilities. Informational: a worker set to `required` that cannot sandbox never starts; one set to `auto` or `off` runs unsandboxed and is counted apart.',
+        'The workers and their engine sandbox (ENGINE_SANDBOX), from their published capabilities. A worker set to `required` (the default) that cannot sandbox never starts; one set to `off` runs unsandboxed and is counted here. A worker that runs engines unsandboxed without being set to `off` makes readiness answer 503.',
       ),
   }),
   'Readiness: every dependency (PostgreSQL, Redis) answered. The second health shape of the spec.',

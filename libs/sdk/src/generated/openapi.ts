@@ -147,7 +147,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: PostgreSQL and Redis answer (free); says how many live workers run their engines sandboxed. 503 names the failing dependency. */
+        /** Readiness: PostgreSQL and Redis answer (free); says how many live workers run their engines sandboxed, and how many without by choice (ENGINE_SANDBOX=off). 503 names the failing dependency, or the workers running engines without the sandbox their setting requires. */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -524,12 +524,14 @@ export interface components {
             checks: {
                 [key: string]: "up" | "down";
             };
-            /** @description The workers and their engine sandbox (ENGINE_SANDBOX), from their published capabilities. Informational: a worker set to `required` that cannot sandbox never starts; one set to `auto` or `off` runs unsandboxed and is counted apart. */
+            /** @description The workers and their engine sandbox (ENGINE_SANDBOX), from their published capabilities. A worker set to `required` (the default) that cannot sandbox never starts; one set to `off` runs unsandboxed and is counted here. A worker that runs engines unsandboxed without being set to `off` makes readiness answer 503. */
             engines?: {
                 /** @description Live workers (those that published their capabilities in the last 30 s). */
                 workers: number;
                 /** @description Of them, those whose engines run in the engine sandbox. */
                 sandboxed: number;
+                /** @description Of them, those whose engines run without a sandbox by the operator's choice (ENGINE_SANDBOX=off). */
+                off: number;
             };
         };
         CreateConversionJobRequest: {

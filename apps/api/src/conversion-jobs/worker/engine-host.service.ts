@@ -14,8 +14,8 @@ const PUBLISH_EVERY_MS = 10_000;
 const PUBLISH_TIMEOUT_MS = 3000;
 
 /**
- * The engines of a worker process: their sandbox decided once at start (ENGINE_SANDBOX; `required` refuses to
- * start where it cannot hold), probed once, warm pools started in the background (a conversion asked for
+ * The engines of a worker process: their sandbox decided once at start (ENGINE_SANDBOX; `required`, the default,
+ * refuses to start where it cannot hold), probed once, warm pools started in the background (a conversion asked for
  * meanwhile waits for them, nothing else does), their capabilities published for the API and renewed every 10 s,
  * stopped with the process. What is missing is logged once, with the Debian packages that would add it.
  */
@@ -49,8 +49,8 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
     const sandbox = await EngineSandbox.start(this.config.workers.sandbox, { workRoots: [scratchDir, enginesDir] });
     const { status } = sandbox;
     this.sandbox = { setting: status.setting, sandboxed: status.sandboxed, identity: status.identity, description: status.description };
-    // Every layer holds: said once; anything less (auto on a machine that allows less, or off by choice): a warning at every start.
-    if (status.sandboxed && status.layers.seccomp && status.layers.separateUser) this.logger.log(status.description);
+    // Sandboxed: said once; off by choice: a warning at every start.
+    if (status.sandboxed) this.logger.log(status.description);
     else this.logger.warn(status.description);
     this.metrics.engineSandbox(this.sandbox);
     this.runtimes = await createEngineRuntimes({

@@ -163,7 +163,7 @@ describe('Chromium: a page reads no file and no URL it names', () => {
 
   it.each([
     ['sandboxed', undefined],
-    ['with the sandbox off', EngineSandbox.unsandboxed('off', 'test')],
+    ['with the sandbox off', EngineSandbox.unsandboxed('test')],
   ] as const)('%s: no request reaches the canary server, no canary file reaches the output', async (_label, sandbox) => {
     const isolated = new ChromiumRuntime({ workRoot: job, sandbox });
     try {

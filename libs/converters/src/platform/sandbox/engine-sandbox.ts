@@ -1,8 +1,9 @@
 import { constants } from 'node:fs';
 import { access, lchown, lstat, readdir, rm } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertAbsolute, machineTempDir } from './absolute-path.js';
 import { bubblewrapArguments, type SandboxIdentity } from './bubblewrap-arguments.js';
 import type { ProcessLimits } from './process-limits.js';
 import { ownedDirectory, sweepOrphanDirectories } from './owned-directories.js';
@@ -39,13 +40,30 @@ export interface SandboxStatus {
   description: string;
 }
 
+/** The fix a worker that cannot sandbox names (the one line it prints before it exits). */
+const SANDBOX_FIX = 'run the worker as root on a machine whose kernel lets bubblewrap make user namespaces (docs/engine-sandbox.md), or set ENGINE_SANDBOX=off to run engines without a sandbox';
+
 /** `ENGINE_SANDBOX=required` on a machine that cannot sandbox: the worker must not start. */
 export class SandboxUnavailableError extends Error {
   constructor(reason: string) {
-    super(`ENGINE_SANDBOX=required, but engines cannot be sandboxed here: ${reason}`);
+    super(`ENGINE_SANDBOX=required, but engines cannot be sandboxed here: ${reason}; to fix: ${SANDBOX_FIX}`);
     this.name = 'SandboxUnavailableError';
   }
 }
+
+/**
+ * The sandbox's trial failed on what we gave bubblewrap (a path it cannot find, an option it does not know): our bug,
+ * not a machine that cannot sandbox. It fails the worker in every mode, and never reads as "this kernel cannot".
+ */
+export class SandboxSetupError extends Error {
+  constructor(problem: string) {
+    super(`the engine sandbox could not be set up: ${problem}; this is a bug of Fileshift's sandbox, not of this machine`);
+    this.name = 'SandboxSetupError';
+  }
+}
+
+/** What bubblewrap says when it was handed something wrong, as opposed to refused by the kernel. */
+const SETUP_MISTAKE = /can't find source path|unknown option|usage: bwrap|no such file or directory|must be an absolute path/i;
 
 /** What one engine command needs from the sandbox. */
 export interface SandboxRequest {
@@ -99,21 +117,20 @@ export class EngineSandbox {
     private readonly environment?: Environment,
   ) {}
 
-  /** Engines run unsandboxed (ENGINE_SANDBOX=off, or `auto` where the kernel does not allow it). */
-  static unsandboxed(setting: SandboxSetting, reason: string): EngineSandbox {
-    return new EngineSandbox({ setting, sandboxed: false, layers: { namespaces: false, seccomp: false, separateUser: false }, description: reason });
+  /** Engines run unsandboxed: ENGINE_SANDBOX=off, an operator's choice. */
+  static unsandboxed(reason: string): EngineSandbox {
+    return new EngineSandbox({ setting: 'off', sandboxed: false, layers: { namespaces: false, seccomp: false, separateUser: false }, description: reason });
   }
 
   /**
    * Probes this machine (a sandboxed `true`, about 20 ms): bubblewrap present and allowed to make its namespaces,
-   * a seccomp filter for this architecture, a worker that may change user. `required` throws
-   * SandboxUnavailableError when any layer is missing; `auto` sandboxes with what holds, or not at all, and says why.
+   * a seccomp filter for this architecture, a worker that may change user. `required` throws SandboxUnavailableError
+   * when any layer is missing, and SandboxSetupError when the trial failed on what we gave bubblewrap.
    */
   static async start(setting: SandboxSetting, options: { identities?: readonly IdentityMode[]; workRoots?: readonly string[] } = {}): Promise<EngineSandbox> {
-    if (setting === 'off') return EngineSandbox.unsandboxed('off', 'engines are not sandboxed: ENGINE_SANDBOX=off');
-    const refuse = (reason: string) => {
-      if (setting === 'required') throw new SandboxUnavailableError(reason);
-      return EngineSandbox.unsandboxed(setting, `engines are not sandboxed: ${reason}`);
+    if (setting === 'off') return EngineSandbox.unsandboxed('engines are not sandboxed: ENGINE_SANDBOX=off');
+    const refuse = (reason: string): never => {
+      throw new SandboxUnavailableError(reason);
     };
     const bwrap = await findExecutable('bwrap');
     if (!bwrap) return refuse('bubblewrap is not installed (apt-get install bubblewrap)');
@@ -127,24 +144,24 @@ export class EngineSandbox {
     let environment: Environment | undefined;
     for (const identity of modes) {
       const candidate: Environment = { ...base, identity };
-      const problem = await EngineSandbox.trialRuns(candidate, options.workRoots ?? [tmpdir()]);
+      const problem = await EngineSandbox.trialRuns(candidate, options.workRoots ?? [machineTempDir()]);
       if (!problem) {
         environment = candidate;
         break;
       }
+      if (SETUP_MISTAKE.test(problem)) throw new SandboxSetupError(`${identity}: ${problem}`);
       problems.push(`${identity}: ${problem}`);
     }
     if (!environment) return refuse(`bubblewrap cannot make its sandbox here (${problems.join('; ')})`);
     const { arch } = environment;
     const layers: SandboxLayers = { namespaces: true, seccomp: arch !== undefined, separateUser: environment.identity !== 'user-namespace' };
+    // A user of their own is required unless the caller chose the identities to try (a test of one mode).
     const missing = [
       !layers.seccomp && `no seccomp filter for ${process.arch}`,
-      !layers.separateUser && 'engines run as the worker’s own user outside their namespaces (the worker is not root)',
+      !layers.separateUser && !options.identities && 'engines would run as the worker’s own user outside their namespaces (the worker is not root)',
     ].filter((reason): reason is string => Boolean(reason));
-    if (setting === 'required' && missing.length > 0) throw new SandboxUnavailableError(missing.join('; '));
-    const description =
-      `engines are sandboxed (bubblewrap: own pid, mount, network and IPC namespaces${layers.separateUser ? ', a user of their own' : ', a user namespace'}, ` +
-      `no capabilities, no_new_privs, limits${layers.seccomp ? ', seccomp' : ''})${missing.length > 0 ? `; missing: ${missing.join('; ')}` : ''}`;
+    if (missing.length > 0) return refuse(missing.join('; '));
+    const description = `engines are sandboxed (bubblewrap: own pid, mount, network and IPC namespaces${layers.separateUser ? ', a user of their own' : ', a user namespace'}, no capabilities, no_new_privs, limits, seccomp)`;
     return new EngineSandbox({ setting, sandboxed: true, identity: environment.identity, layers, description }, environment);
   }
 
@@ -157,12 +174,15 @@ export class EngineSandbox {
    * sandbox's user first), else the command under `nice` as it is. Release it once the process has ended.
    */
   async prepare(request: SandboxRequest): Promise<PreparedCommand> {
+    // Checked sandboxed or not: a relative path is a bug of the caller's, whatever this machine allows.
+    for (const dir of request.writableDirs) assertOwnDirectory(assertAbsolute(dir, 'a sandbox\'s writable directory'));
+    for (const path of request.readOnlyPaths ?? []) assertAbsolute(path, 'a path bound into a sandbox');
+    assertAbsolute(request.cwd, 'a sandbox\'s working directory');
     const environment = this.environment;
     if (!environment) {
       const wrapped: WrappedCommand = { command: LOWER_PRIORITY[0]!, args: [...LOWER_PRIORITY.slice(1), request.command, ...request.args], identity: {}, sandboxed: false };
       return { wrapped, handOver: async () => undefined, release: () => undefined };
     }
-    for (const dir of request.writableDirs) assertOwnDirectory(dir);
     const uid = environment.identity === 'user-namespace' ? undefined : this.users.lend();
     let released = false;
     const release = () => {
@@ -262,7 +282,7 @@ const SHARED_DIRECTORIES = new Set(['/', '/tmp', '/var/tmp', '/dev/shm', '/root'
 /** A writable place must be a directory of the job's or instance's own, not a shared one such as the temp root. */
 function assertOwnDirectory(dir: string): void {
   const normalized = resolve(dir);
-  if (SHARED_DIRECTORIES.has(normalized) || normalized === resolve(tmpdir()) || normalized === resolve(homedir())) {
+  if (SHARED_DIRECTORIES.has(normalized) || normalized === machineTempDir() || normalized === resolve(homedir())) {
     throw new Error(`${normalized} is shared by the whole machine: an engine's writable directory must be its job's own`);
   }
 }

@@ -1,6 +1,8 @@
 /**
- * ENGINE_SANDBOX: `auto` sandboxes where the kernel allows (and says once at start-up what does not hold),
- * `required` refuses to start a worker that cannot sandbox with every layer, `off` never (a warning at every start).
+ * ENGINE_SANDBOX: `required` (the default) refuses to start a worker that cannot sandbox its engines with every layer;
+ * `off` runs them unsandboxed, an operator's explicit choice for a machine without user namespaces, said at every
+ * start, in readiness and in the metrics. There is no setting that falls back by itself: a sandbox that switches
+ * itself off protects nobody.
  */
-export const SANDBOX_SETTINGS = ['auto', 'required', 'off'] as const;
+export const SANDBOX_SETTINGS = ['required', 'off'] as const;
 export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
