@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DATA_DESCRIPTOR } from '../src/engines/data/data.descriptor.js';
 import { NodeHostPool } from '../src/platform/node-host/node-host.pool.js';
 import { NodeHostedRuntime } from '../src/platform/node-host/node-hosted.runtime.js';
-import { descendants, isolationOf } from './support/sandboxed-processes.js';
+import { descendants, isolationOf } from '../testing/sandboxed-processes.js';
 import { expectFailure } from './support/test-context.js';
 
 /**

@@ -7,7 +7,7 @@ import { createEngineRuntimes } from '../src/engines/worker-engines.js';
 import type { EngineRuntime } from '../src/platform/engine-runtime.js';
 import { defaultEngineSandbox } from '../src/platform/sandbox/engine-sandbox.js';
 import { ghostscriptEps, ghostscriptPdf, MARKUP_SAMPLES, sampleDocx, sampleEpub, writeArchiveSamples, writeMediaSamples, writeRasterSamples } from '../testing/index.js';
-import { censusDuring, isolationProblems, type ProcessIsolation } from './support/sandboxed-processes.js';
+import { censusDuring, isolationProblems, type ProcessIsolation } from '../testing/sandboxed-processes.js';
 
 /**
  * The census: while each engine converts a sample, every process of this worker's tree is read from /proc — own
@@ -100,7 +100,7 @@ describe('census of the engine processes', () => {
       expect((await runtime!.probe()).available, `${item.engine} is not available here`).toBe(true);
       const names = new Set<string>();
       for (let attempt = 1; attempt <= MOST_TRIES && !item.processes.some((name) => names.has(name)); attempt++) {
-        const seen = await censusDuring(() => convert(runtime!, item, attempt), 1);
+        const seen = await censusDuring(() => convert(runtime!, item, attempt), { everyMs: 1 });
         processes.push(...seen);
         for (const found of seen) names.add(found.name);
       }

@@ -16,3 +16,4 @@ export * from './raster-samples.js';
 export * from './script-samples.js';
 export * from './drawn-text.js';
 export * from './ocr-samples.js';
+export * from './sandboxed-processes.js';

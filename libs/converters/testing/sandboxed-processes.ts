@@ -16,6 +16,8 @@ export interface ProcessIsolation {
   seccomp: number;
   ownNamespaces: { net: boolean; mnt: boolean; pid: boolean };
   addressSpaceLimit: string;
+  /** Its arguments, NUL-separated as /proc has them. */
+  commandLine: string;
 }
 
 const INTERPRETER = /^(python[\d.]*|dash|bash|sh|perl)$/;
@@ -81,6 +83,7 @@ export function isolationOf(pid: number): ProcessIsolation | undefined {
         pid: readlinkSync(`/proc/${pid}/ns/pid`) !== self.pid,
       },
       addressSpaceLimit: /^Max address space\s+(\S+)/m.exec(limits)?.[1] ?? '',
+      commandLine: readFileSync(`/proc/${pid}/cmdline`, 'utf8'),
     };
     if (readlinkSync(`/proc/${pid}/exe`) !== before) return undefined;
     return isolation;
@@ -97,13 +100,13 @@ export function isolationOf(pid: number): ProcessIsolation | undefined {
 export const SANDBOX_MACHINERY = new Set(['bwrap', 'setpriv', 'prlimit', 'nice']);
 
 /**
- * Watches this process's descendants every few milliseconds while `work` runs, and returns the isolation of every
- * engine process seen (the sandbox machinery left out), first sight of each pid.
+ * Watches the descendants of `root` (this process unless told) every few milliseconds while `work` runs, and returns
+ * the isolation of every engine process seen (the sandbox machinery left out), first sight of each pid.
  */
-export async function censusDuring(work: () => Promise<unknown>, everyMs = 2): Promise<ProcessIsolation[]> {
+export async function censusDuring(work: () => Promise<unknown>, { root = process.pid, everyMs = 2 } = {}): Promise<ProcessIsolation[]> {
   const seen = new Map<number, ProcessIsolation>();
   const look = () => {
-    for (const pid of descendants(process.pid)) {
+    for (const pid of descendants(root)) {
       if (seen.has(pid)) continue;
       const isolation = isolationOf(pid);
       // A process caught between fork and exec still carries its parent's name: look again next time.

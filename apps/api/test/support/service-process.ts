@@ -13,12 +13,16 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the built service (what `npm start` runs) as a child process with the given environment (as another user: `as`). */
-export function spawnService(env: Record<string, string>, as?: { uid: number; gid: number }): ServiceProcess {
+/**
+ * Starts the built service (what `npm start` runs) as a child process with the given environment (as another user:
+ * `as`; in another working directory: `cwd`).
+ */
+export function spawnService(env: Record<string, string>, as?: { uid: number; gid: number }, options: { cwd?: string } = {}): ServiceProcess {
   if (!existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: build the api first (npx nx run api:build)`);
   const child = spawn(process.execPath, [BUILT_MAIN], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: options.cwd,
     ...as,
   });
   let output = '';
