@@ -109,8 +109,8 @@ export async function censusDuring(work: () => Promise<unknown>, { root = proces
     for (const pid of descendants(root)) {
       if (seen.has(pid)) continue;
       const isolation = isolationOf(pid);
-      // A process caught between fork and exec still carries its parent's name: look again next time.
-      if (isolation && !SANDBOX_MACHINERY.has(isolation.name)) seen.set(pid, isolation);
+      // A process caught between fork and exec still is its parent (its command line too): look again next time.
+      if (isolation && !SANDBOX_MACHINERY.has(isolation.name) && !forkedNotExecuted(pid, isolation)) seen.set(pid, isolation);
     }
   };
   const timer = setInterval(look, everyMs);
@@ -121,6 +121,16 @@ export async function censusDuring(work: () => Promise<unknown>, { root = proces
     clearInterval(timer);
   }
   return [...seen.values()];
+}
+
+/** A child that has not executed its program yet: the same command line as its parent. */
+function forkedNotExecuted(pid: number, isolation: ProcessIsolation): boolean {
+  try {
+    const parent = /^\d+ \(.*\) \S (\d+)/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+    return parent !== undefined && readFileSync(`/proc/${parent}/cmdline`, 'utf8') === isolation.commandLine;
+  } catch {
+    return true; // gone already
+  }
 }
 
 /** Why a process is not isolated as every engine process must be; empty when it is. */
