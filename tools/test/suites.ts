@@ -59,7 +59,7 @@ export const FULL_SUITES: readonly SuiteSpec[] = [
   {
     name: 'converters:sandbox',
     cores: 0.8,
-    runs: [{ project: 'libs/converters', files: ['test/sandbox-*.spec.ts', 'test/sandboxed-process.runner.spec.ts', 'test/warm-pool.spec.ts', 'test/node-host.spec.ts', 'src/engines/libreoffice/libreoffice-*.spec.ts'] }],
+    runs: [{ project: 'libs/converters', files: ['test/sandbox-*.spec.ts', 'test/memory-bound.spec.ts', 'test/sandboxed-process.runner.spec.ts', 'test/warm-pool.spec.ts', 'test/node-host.spec.ts', 'src/engines/libreoffice/libreoffice-*.spec.ts'] }],
   },
   { name: 'converters:engines', cores: 1, runs: [{ project: 'libs/converters', files: 'rest' }] },
 

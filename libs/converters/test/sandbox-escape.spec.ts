@@ -38,7 +38,7 @@ afterAll(() => {
   for (const path of canaries) rmSync(path, { force: true });
 });
 
-const limits: ProcessLimits = { memoryBytes: DEFAULT_MEMORY_BYTES, cpuSeconds: 30, processes: 32, openFiles: 256, fileBytes: 1024 * 1024 + 1 };
+const limits: ProcessLimits = { memoryBytes: DEFAULT_MEMORY_BYTES, residentBytes: DEFAULT_MEMORY_BYTES, cpuSeconds: 30, processes: 32, openFiles: 256, fileBytes: 1024 * 1024 + 1 };
 
 let service: Server;
 let canaryServer: Server;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ancestorsToMake, bubblewrapArguments } from '../src/platform/sandbox/bubblewrap-arguments.js';
 import { limitFailure } from '../src/platform/sandbox/limit-failure.js';
 import { processLimitsOf, prlimitArguments } from '../src/platform/sandbox/process-limits.js';
-import { parseProcessStat } from '../src/platform/sandbox/process-tree-cpu.js';
+import { parseProcessStat, parseResidentBytes } from '../src/platform/sandbox/process-tree-usage.js';
 import { SandboxUsers } from '../src/platform/sandbox/sandbox-users.js';
 import { actionValue, compileSeccompFilter } from '../src/platform/sandbox/seccomp/seccomp-program.js';
 import { BASE_SYSCALL_RULES, CLONE_NAMESPACE_FLAGS, engineSyscallRules } from '../src/platform/sandbox/seccomp/seccomp-rules.js';
@@ -104,7 +104,9 @@ describe('bubblewrap’s arguments', () => {
 
 describe('limits', () => {
   it('fills defaults from the descriptor, and one past the largest output as the file size', () => {
-    expect(processLimitsOf({ timeoutMs: 120_000, maxOutputBytes: 1000 })).toEqual({ memoryBytes: 3 * 1024 ** 3, cpuSeconds: 240, processes: 256, openFiles: 1024, fileBytes: 1001 });
+    expect(processLimitsOf({ timeoutMs: 120_000, maxOutputBytes: 1000 })).toEqual({ memoryBytes: 3 * 1024 ** 3, residentBytes: 2 * 1024 ** 3, cpuSeconds: 240, processes: 256, openFiles: 1024, fileBytes: 1001 });
+    // A smaller address space than the default resident bound is the bound.
+    expect(processLimitsOf({ timeoutMs: 1000, maxOutputBytes: 1, memoryBytes: 1024 ** 3 }).residentBytes).toBe(1024 ** 3);
     expect(processLimitsOf({ timeoutMs: 120_000, maxOutputBytes: 1000, maxExpandedBytes: 5000, cpuSeconds: 45 })).toMatchObject({ cpuSeconds: 45, fileBytes: 5001 });
     expect(prlimitArguments(processLimitsOf({ timeoutMs: 10_000, maxOutputBytes: 9, cpuSeconds: 5 }))).toEqual(['--as=3221225472', '--cpu=5:7', '--fsize=10', '--nproc=256', '--nofile=1024', '--core=0']);
   });
@@ -157,5 +159,11 @@ describe('/proc/<pid>/stat', () => {
   it('reads the parent and the CPU ticks, whatever the process is called', () => {
     expect(parseProcessStat('4242 (soffice.bin) S 4200 4242 4242 0 -1 4194560 100 0 0 0 250 50 0 0 30 10 12 0 1 0 0')).toEqual({ ppid: 4200, ticks: 300 });
     expect(parseProcessStat('7 (a (b) c) R 1 7 7 0 -1 0 0 0 0 0 3 4 0 0 20 0 1 0 1 0 0')).toEqual({ ppid: 1, ticks: 7 });
+  });
+
+  it('reads the proportional resident size of smaps_rollup, else the resident size of status', () => {
+    expect(parseResidentBytes('55a0-7ffe ---p 00000000 00:00 0 [rollup]\nRss:              204800 kB\nPss:              150000 kB\nPss_Anon:          90000 kB\n')).toBe(150_000 * 1024);
+    expect(parseResidentBytes('Name:\tsoffice.bin\nVmRSS:\t  204800 kB\nRssAnon:\t 90000 kB\n')).toBe(204_800 * 1024);
+    expect(parseResidentBytes('')).toBe(0);
   });
 });

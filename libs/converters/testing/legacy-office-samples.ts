@@ -32,7 +32,7 @@ export async function writeLegacyOfficeSamples(workRoot: string, exports: Readon
   await instance.start();
   try {
     for (const { from, to, output } of exports) {
-      const guard = { timeoutMs: 60_000, cpuSeconds: 120, signal: new AbortController().signal, maxOutputBytes: 1e8 };
+      const guard = { timeoutMs: 60_000, cpuSeconds: 120, residentBytes: 2 * 1024 ** 3, signal: new AbortController().signal, maxOutputBytes: 1e8 };
       const reply = await instance.convert({ inputPath: from, outputPath: output, ...LEGACY_EXPORTS[to] }, guard);
       if (!reply.ok) throw new Error(`could not write the ${to} sample: ${reply.kind} ${reply.error}`);
     }

@@ -48,7 +48,7 @@ export class ServiceMetrics {
 
   private readonly poolRestarts = new Counter({
     name: 'fileshift_engine_pool_restarts_total',
-    help: 'Warm-pool engine instances replaced, by engine and reason (retired, crashed, timeout, cancelled, output_too_large).',
+    help: 'Warm-pool engine instances replaced, by engine and reason (retired, crashed, timeout, cancelled, output_too_large, memory).',
     labelNames: ['engine', 'reason'] as const,
     registers: [this.registry],
   });

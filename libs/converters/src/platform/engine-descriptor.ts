@@ -77,6 +77,12 @@ export interface EngineLimits {
    */
   memoryBytes?: number;
   /**
+   * The memory the sandbox's processes may hold all together (their proportional resident size): past it the whole
+   * sandbox is killed and the conversion ends `file_too_large`. It bounds what the address-space limit cannot: a browser
+   * that reserves terabytes it never uses, a warm engine that grows over many conversions, an engine that forks.
+   */
+  residentBytes?: number;
+  /**
    * CPU seconds one conversion may use: RLIMIT_CPU of a process started for it, measured per conversion in a
    * warm instance. Past it the conversion ends `timeout`; engines whose input can loop get one well under
    * `timeoutMs`.

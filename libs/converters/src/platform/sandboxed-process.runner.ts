@@ -4,9 +4,11 @@ import { ConversionError } from './conversion-error.js';
 import type { EngineDescriptor } from './engine-descriptor.js';
 import { defaultEngineSandbox, type EngineSandbox } from './sandbox/engine-sandbox.js';
 import { assertAbsolute, machineTempDir } from './sandbox/absolute-path.js';
+import { ConversionWatch } from './sandbox/conversion-watch.js';
 import { engineEnvironment } from './sandbox/engine-environment.js';
 import { limitFailure } from './sandbox/limit-failure.js';
 import { processLimitsOf, type ProcessLimits } from './sandbox/process-limits.js';
+import { ProcessTreeUsage } from './sandbox/process-tree-usage.js';
 import type { SocketPolicy } from './sandbox/seccomp/seccomp-rules.js';
 import { sandboxFailed, spawnWrapped } from './sandbox/spawn-wrapped.js';
 import type { WrappedCommand } from './sandbox/wrapped-command.js';
@@ -58,13 +60,14 @@ const GENERIC_PROFILE = engineProfile({ limits: { timeoutMs: 60_000, maxOutputBy
 
 const STDERR_TAIL_BYTES = 4096;
 const STDOUT_KEPT_BYTES = 64 * 1024;
-const OUTPUT_POLL_MS = 100;
+const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * Runs an external engine, every one, the same way: inside the engine sandbox (bubblewrap: its own namespaces,
  * the scratch directory as the only writable place, seccomp, the engine's limits; see sandbox/), with its own
  * temporary directory as cwd and HOME, a minimal environment without proxies, lowered priority, a process group
- * of its own (a timeout, an abort or an oversized output kills the whole tree), and the last 4 KB of stderr kept
+ * of its own (a timeout, an abort, an oversized output or its tree's memory past the engine's limit kill the whole
+ * tree: the same watch as a warm engine's), and the last 4 KB of stderr kept
  * for the failure message. A limit or a sandbox refusal ends the run with the failure type it stands for.
  */
 export class SandboxedProcessRunner {
@@ -117,7 +120,6 @@ export class SandboxedProcessRunner {
     if (child.pid) run.onSpawn?.(child.pid);
     let stderrTail = '';
     let stdout = '';
-    let killedFor: ConversionError | undefined;
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
     });
@@ -126,28 +128,24 @@ export class SandboxedProcessRunner {
       run.onStdout?.(chunk);
     });
 
-    const killTree = (reason?: ConversionError) => {
-      if (reason) killedFor ??= reason;
+    const killTree = () => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
       } catch {
         // the group is already gone
       }
     };
-    const timer = setTimeout(() => killTree(new ConversionError('timeout', `The conversion took longer than ${Math.round(run.timeoutMs / 1000)} s.`, true)), run.timeoutMs);
-    const onAbort = () => killTree(new ConversionError('unknown', 'The conversion was cancelled.', true));
-    run.signal?.addEventListener('abort', onAbort, { once: true });
-    const watcher =
-      run.outputPath && run.maxOutputBytes !== undefined
-        ? setInterval(() => {
-            void stat(run.outputPath!).then(
-              (s) => {
-                if (s.size > run.maxOutputBytes!) killTree(new ConversionError('file_too_large', `The output grew past ${run.maxOutputBytes} bytes.`));
-              },
-              () => undefined,
-            );
-          }, OUTPUT_POLL_MS)
-        : undefined;
+    // Its time, its caller's abort, its output's size and the memory of its whole tree; its CPU time is RLIMIT_CPU's.
+    const watch = new ConversionWatch({
+      timeoutMs: run.timeoutMs,
+      cpuSeconds: Number.POSITIVE_INFINITY,
+      signal: run.signal ?? NEVER_ABORTED,
+      usage: child.pid ? new ProcessTreeUsage(child.pid) : undefined,
+      residentBytes: this.profile.limits.residentBytes,
+      outputPath: run.outputPath,
+      maxOutputBytes: run.maxOutputBytes,
+      onKill: killTree,
+    });
 
     try {
       const [exitCode, { childPid }] = await Promise.all([
@@ -157,9 +155,9 @@ export class SandboxedProcessRunner {
         }),
         report,
       ]);
-      if (killedFor) {
-        killedFor.diagnostics = stderrTail;
-        throw killedFor;
+      if (watch.killedFor) {
+        watch.killedFor.diagnostics = stderrTail;
+        throw watch.killedFor;
       }
       if (wrapped.sandboxed && sandboxFailed(childPid, exitCode, stderrTail)) throw new ConversionError('provider_error', 'The engine sandbox could not start.', true, stderrTail);
       // Ghostscript reports a VMerror on stdout: both streams' ends are read.
@@ -172,9 +170,7 @@ export class SandboxedProcessRunner {
       }
       return { exitCode, stdout, stderrTail };
     } finally {
-      clearTimeout(timer);
-      if (watcher) clearInterval(watcher);
-      run.signal?.removeEventListener('abort', onAbort);
+      watch.stop();
       // Grandchildren left behind by a normal exit go too.
       killTree();
     }

@@ -62,6 +62,8 @@ export interface PageCall {
   maxOutputBytes: number;
   timeoutMs: number;
   cpuSeconds: number;
+  /** What the browser's processes may hold resident while it draws the page. */
+  residentBytes: number;
   signal: AbortSignal;
 }
 
@@ -130,7 +132,7 @@ export class ChromiumBrowser implements WarmProcess {
     await copyFile(call.inputPath, page);
     await this.daemon.prepared!.handOver(page);
     const pageUrl = pathToFileURL(page).href;
-    const watch = new ConversionWatch({ ...call, cpu: this.daemon.cpu, onKill: () => void this.stop() });
+    const watch = new ConversionWatch({ ...call, usage: this.daemon.usage, onKill: () => void this.stop() });
     let unlisten = () => undefined as unknown;
     let tabDone = false;
     try {

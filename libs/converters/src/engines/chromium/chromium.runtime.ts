@@ -77,6 +77,7 @@ export class ChromiumRuntime implements EngineRuntime {
       maxOutputBytes: limits.maxOutputBytes,
       timeoutMs: limits.timeoutMs,
       cpuSeconds: limits.cpuSeconds ?? processLimitsOf(limits).cpuSeconds,
+      residentBytes: processLimitsOf(limits).residentBytes,
       signal: context.signal,
     };
     await this.pool.with((browser) => browser.render(call));

@@ -9,7 +9,7 @@ import { limitFailure } from '../../platform/sandbox/limit-failure.js';
 import { ownedDirectory } from '../../platform/sandbox/owned-directories.js';
 import type { ProcessLimits } from '../../platform/sandbox/process-limits.js';
 import { ConversionWatch } from '../../platform/sandbox/conversion-watch.js';
-import { ProcessTreeCpu } from '../../platform/sandbox/process-tree-cpu.js';
+import { ProcessTreeUsage } from '../../platform/sandbox/process-tree-usage.js';
 import type { SocketPolicy } from '../../platform/sandbox/seccomp/seccomp-rules.js';
 import { spawnWrapped } from '../../platform/sandbox/spawn-wrapped.js';
 import { writeProfile } from './libreoffice-profile.js';
@@ -35,6 +35,8 @@ export interface InstanceConfig {
 export interface ConversionGuard {
   timeoutMs: number;
   cpuSeconds: number;
+  /** What the instance's processes may hold resident while it converts. */
+  residentBytes: number;
   signal: AbortSignal;
   maxOutputBytes: number;
 }
@@ -46,7 +48,7 @@ export interface InstanceConversion extends Omit<BridgeRequest, 'input' | 'outpu
 }
 
 /** Why an instance ended. */
-export type InstanceEnd = 'stopped' | 'retired' | 'crashed' | 'timeout' | 'cancelled' | 'output_too_large' | 'start_failed';
+export type InstanceEnd = 'stopped' | 'retired' | 'crashed' | 'timeout' | 'cancelled' | 'output_too_large' | 'memory' | 'start_failed';
 
 /** The instance was gone before the document was touched: the conversion may go to another instance as is. */
 export class InstanceGoneError extends Error {
@@ -100,7 +102,7 @@ export class LibreOfficeInstance {
   onEnd?: (reason: InstanceEnd) => void;
 
   private bridge?: UnoBridgeClient;
-  private cpu?: ProcessTreeCpu;
+  private usage?: ProcessTreeUsage;
   private prepared?: PreparedCommand;
   private sandboxed = false;
   private ending?: Promise<void>;
@@ -155,7 +157,7 @@ export class LibreOfficeInstance {
     // No proxies, no secrets: only what soffice needs; HOME and TMPDIR inside the instance directory.
     const { child } = spawnWrapped(this.prepared.wrapped, { cwd: dir, env: engineEnvironment(dir, join(dir, 'tmp')), stdin: 'pipe' });
     this.bridge = new UnoBridgeClient(child);
-    if (child.pid) this.cpu = new ProcessTreeCpu(child.pid);
+    if (child.pid) this.usage = new ProcessTreeUsage(child.pid);
     void this.bridge.exit.then(() => this.end('crashed'));
 
     let timer: NodeJS.Timeout | undefined;
@@ -195,7 +197,8 @@ export class LibreOfficeInstance {
       timeoutMs: guard.timeoutMs,
       cpuSeconds: guard.cpuSeconds,
       signal: guard.signal,
-      cpu: this.cpu,
+      usage: this.usage,
+      residentBytes: guard.residentBytes,
       outputPath: stagedOutput,
       maxOutputBytes: guard.maxOutputBytes,
       onKill: (reason) => void this.end(reason),

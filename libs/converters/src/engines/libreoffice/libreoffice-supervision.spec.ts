@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { LIBREOFFICE_DESCRIPTOR } from './libreoffice.descriptor.js';
 import { defaultLibreOfficePoolSize } from './libreoffice.descriptor.js';
 import { LibreOfficeRuntime } from './libreoffice.runtime.js';
 import { expectDocument, pdfPages, pgrep } from '../../../testing/document-checks.js';
+import { descendants } from '../../../testing/sandboxed-processes.js';
 import { SAMPLE_HEADING, sampleDocx } from '../../../testing/office-samples.js';
 import { convertStep, expectFailure, testContext } from '../../../test/support/test-context.js';
 
@@ -15,6 +16,14 @@ const docx = join(dir, 'sample.docx');
 /** A spreadsheet LibreOffice needs seconds to lay out as PDF: a conversion that is still running when we act. */
 const bigCsv = join(dir, 'big.csv');
 const pools: LibreOfficeRuntime[] = [];
+/** A process's command line, NUL-separated (empty once it is gone). */
+const commandLineOf = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+};
 const quiet = () => undefined;
 
 /** A pool of its own, with its own directory for instance directories. */
@@ -76,14 +85,16 @@ describe('LibreOffice pool supervision', () => {
   });
 
   it('probes without starting anything, and names the Debian packages when something is missing', async () => {
-    const before = pgrep('fileshift-lo-');
+    // This test's own processes only: other suites' instances come and go on the same machine.
+    const ownInstances = () => descendants(process.pid).filter((pid) => commandLineOf(pid).includes('fileshift-lo-'));
+    const before = ownInstances();
     const missing = await new LibreOfficeRuntime({ soffice: '/nonexistent/soffice', log: quiet }).probe();
     expect(missing.available).toBe(false);
     for (const name of LIBREOFFICE_DESCRIPTOR.debianPackages) expect(missing.problem).toContain(name);
     const noUno = await new LibreOfficeRuntime({ python: '/bin/false', log: quiet }).probe();
     expect(noUno.available).toBe(false);
     expect(noUno.problem).toMatch(/python3-uno/);
-    expect(pgrep('fileshift-lo-')).toEqual(before);
+    expect(ownInstances()).toEqual(before);
   });
 
   it('fails conversions fast and retryably (provider_error) when LibreOffice cannot start', async () => {

@@ -176,7 +176,7 @@ export class LibreOfficeRuntime implements EngineRuntime {
       try {
         const reply = await instance.convert(
           { inputPath, outputPath, ...plan, ...(maxPages !== undefined ? { maxPages } : {}) },
-          { timeoutMs: limits.timeoutMs, cpuSeconds: processLimitsOf(limits).cpuSeconds, signal: context.signal, maxOutputBytes: limits.maxOutputBytes },
+          { timeoutMs: limits.timeoutMs, cpuSeconds: processLimitsOf(limits).cpuSeconds, residentBytes: processLimitsOf(limits).residentBytes, signal: context.signal, maxOutputBytes: limits.maxOutputBytes },
         );
         if (!reply.ok) throw failureOf(reply, request, plan.family, maxPages);
         break;

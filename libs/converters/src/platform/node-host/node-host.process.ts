@@ -41,6 +41,8 @@ export interface HostCall {
   limits?: EngineLimits;
   timeoutMs: number;
   cpuSeconds: number;
+  /** What the host's processes may hold resident during the request (the engine's limit, else the host's own). */
+  residentBytes?: number;
   signal: AbortSignal;
   onProgress?: (percent: number) => void;
 }
@@ -114,7 +116,7 @@ export class NodeHostProcess implements WarmProcess {
     const dir = await this.daemon.dir;
     const exchange = join(dir, 'exchange');
     const stagedOutput = join(dir, OUTPUT_DIR);
-    const watch = new ConversionWatch({ timeoutMs: call.timeoutMs, cpuSeconds: call.cpuSeconds, signal: call.signal, cpu: this.daemon.cpu, onKill: () => void this.stop() });
+    const watch = new ConversionWatch({ timeoutMs: call.timeoutMs, cpuSeconds: call.cpuSeconds, residentBytes: call.residentBytes, signal: call.signal, usage: this.daemon.usage, onKill: () => void this.stop() });
     try {
       const inputPaths: string[] = [];
       if (call.outputDir) assertAbsolute(call.outputDir, 'a Node host request\'s output directory');

@@ -41,6 +41,7 @@ export class NodeHostedRuntime implements EngineRuntime {
       limits: context.limits,
       timeoutMs: context.limits.timeoutMs,
       cpuSeconds: processLimitsOf(context.limits).cpuSeconds,
+      residentBytes: processLimitsOf(context.limits).residentBytes,
       signal: context.signal,
       onProgress: context.onProgress,
     });

@@ -1,16 +1,18 @@
 import { stat } from 'node:fs/promises';
 import { ConversionError } from '../conversion-error.js';
-import type { ProcessTreeCpu } from './process-tree-cpu.js';
+import type { ProcessTreeUsage } from './process-tree-usage.js';
 
 /** Why a watch ended a conversion in a warm engine. */
-export type WatchEnd = 'timeout' | 'cancelled' | 'output_too_large';
+export type WatchEnd = 'timeout' | 'cancelled' | 'output_too_large' | 'memory';
 
 export interface WatchOptions {
   timeoutMs: number;
   cpuSeconds: number;
   signal: AbortSignal;
   /** The warm engine's processes. */
-  cpu?: ProcessTreeCpu;
+  usage?: ProcessTreeUsage;
+  /** What they may hold resident all together (see EngineLimits.residentBytes). */
+  residentBytes?: number;
   /** The output, held to `maxOutputBytes` while it is written. */
   outputPath?: string;
   maxOutputBytes?: number;
@@ -26,9 +28,9 @@ const REDISCOVER_EVERY = 4;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * The limits of one conversion in a warm engine (LibreOffice, the Node host), whose processes outlive it: its
- * time, its CPU time (counted from its start), its caller's abort, its output's size. The first one passed kills the
- * engine; `killedFor` is then the conversion's failure.
+ * The limits of one conversion in a warm engine (LibreOffice, the Node host, the browser), whose processes outlive
+ * it: its time, its CPU time (counted from its start), the memory the engine holds, its caller's abort, its output's
+ * size. The first one passed kills the engine; `killedFor` is then the conversion's failure.
  */
 export class ConversionWatch {
   killedFor?: ConversionError;
@@ -42,7 +44,7 @@ export class ConversionWatch {
       Math.min(options.timeoutMs, MAX_TIMER_MS),
     );
     options.signal.addEventListener('abort', this.onAbort, { once: true });
-    const cpuAtStart = options.cpu?.seconds();
+    const cpuAtStart = options.usage?.seconds();
     cpuAtStart?.catch(() => undefined);
     let polls = 0;
     this.poller = setInterval(() => {
@@ -55,9 +57,15 @@ export class ConversionWatch {
           () => undefined,
         );
       }
-      if (options.cpu && cpuAtStart && ++polls % CPU_POLL_EVERY === 0) {
-        if ((polls / CPU_POLL_EVERY) % REDISCOVER_EVERY === 0) options.cpu.rediscover();
-        void Promise.all([cpuAtStart, options.cpu.seconds()]).then(([start, now]) => {
+      const { usage, residentBytes } = options;
+      if (usage && residentBytes !== undefined) {
+        void usage.residentBytes().then((bytes) => {
+          if (bytes > residentBytes) this.kill('memory', new ConversionError('file_too_large', `The conversion needed more than ${Math.round(residentBytes / 1024 ** 2)} MB of memory.`));
+        }, () => undefined);
+      }
+      if (usage && cpuAtStart && ++polls % CPU_POLL_EVERY === 0) {
+        if ((polls / CPU_POLL_EVERY) % REDISCOVER_EVERY === 0) usage.rediscover();
+        void Promise.all([cpuAtStart, usage.seconds()]).then(([start, now]) => {
           if (now - start > options.cpuSeconds) this.kill('timeout', new ConversionError('timeout', `The conversion used more than ${options.cpuSeconds} s of processor time.`));
         }, () => undefined);
       }

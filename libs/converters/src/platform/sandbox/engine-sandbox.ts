@@ -240,7 +240,7 @@ export class EngineSandbox {
     const sandbox = new EngineSandbox({ setting: 'required', sandboxed: true, layers: { namespaces: true, seccomp: Boolean(environment.arch), separateUser: environment.identity !== 'user-namespace' }, description: 'trial' }, environment);
     const dir = await ownedDirectory(root, TRIAL_PREFIX);
     try {
-      const prepared = await sandbox.prepare({ command: '/usr/bin/true', args: [], writableDirs: [dir], cwd: dir, limits: { memoryBytes: 256 * 1024 ** 2, cpuSeconds: 5, processes: 16, openFiles: 64, fileBytes: 1024 }, sockets: 'unix-only' });
+      const prepared = await sandbox.prepare({ command: '/usr/bin/true', args: [], writableDirs: [dir], cwd: dir, limits: { memoryBytes: 256 * 1024 ** 2, residentBytes: 256 * 1024 ** 2, cpuSeconds: 5, processes: 16, openFiles: 64, fileBytes: 1024 }, sockets: 'unix-only' });
       try {
         const { child, report } = spawnWrapped(prepared.wrapped, { cwd: dir, env: { PATH: '/usr/bin:/bin' } });
         let stderr = '';

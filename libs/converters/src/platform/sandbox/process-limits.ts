@@ -3,6 +3,8 @@ import type { EngineLimits } from '../engine-descriptor.js';
 /** The resource limits of one sandboxed engine process, resolved. */
 export interface ProcessLimits {
   memoryBytes: number;
+  /** What the sandbox's processes may hold resident all together (watched, not a kernel limit). */
+  residentBytes: number;
   cpuSeconds: number;
   processes: number;
   openFiles: number;
@@ -12,6 +14,8 @@ export interface ProcessLimits {
 const GIB = 1024 ** 3;
 /** Enough for every engine's normal work here (LibreOffice's soffice.bin maps about 1.2 GB, calibre about 1.5 GB). */
 export const DEFAULT_MEMORY_BYTES = 3 * GIB;
+/** Far above what any engine holds converting a file within the upload limit here (a warm LibreOffice about 300 MB). */
+export const DEFAULT_RESIDENT_BYTES = 2 * GIB;
 export const DEFAULT_PROCESSES = 256;
 export const DEFAULT_OPEN_FILES = 1024;
 /** CPU time is counted over all threads: without a limit of its own, an engine may use two cores for its whole time limit. */
@@ -21,6 +25,7 @@ const CPU_SECONDS_PER_WALL_SECOND = 2;
 export function processLimitsOf(limits: EngineLimits): ProcessLimits {
   return {
     memoryBytes: limits.memoryBytes ?? DEFAULT_MEMORY_BYTES,
+    residentBytes: limits.residentBytes ?? Math.min(limits.memoryBytes ?? DEFAULT_RESIDENT_BYTES, DEFAULT_RESIDENT_BYTES),
     cpuSeconds: limits.cpuSeconds ?? Math.ceil((limits.timeoutMs / 1000) * CPU_SECONDS_PER_WALL_SECOND),
     processes: limits.processes ?? DEFAULT_PROCESSES,
     openFiles: limits.openFiles ?? DEFAULT_OPEN_FILES,

@@ -7,7 +7,7 @@ import { limitFailure } from './limit-failure.js';
 import { ownedDirectory } from './owned-directories.js';
 import type { ProcessLimits } from './process-limits.js';
 import type { ConversionWatch } from './conversion-watch.js';
-import { ProcessTreeCpu } from './process-tree-cpu.js';
+import { ProcessTreeUsage } from './process-tree-usage.js';
 import { spawnWrapped, type WrappedSpawnOptions } from './spawn-wrapped.js';
 
 const STDERR_TAIL = 4096;
@@ -32,8 +32,8 @@ export interface SandboxedDaemonConfig {
 export class SandboxedDaemon {
   readonly dir: Promise<string>;
   child?: ChildProcess;
-  /** The CPU time of its process tree, for a request's watch. */
-  cpu?: ProcessTreeCpu;
+  /** What its process tree uses (CPU time, memory), for a request's watch. */
+  usage?: ProcessTreeUsage;
   prepared?: PreparedCommand;
   stderr = '';
   exitStatus?: number;
@@ -63,7 +63,7 @@ export class SandboxedDaemon {
     }
     const { child } = spawnWrapped(this.prepared.wrapped, { ...options, cwd: dir });
     this.child = child;
-    if (child.pid) this.cpu = new ProcessTreeCpu(child.pid);
+    if (child.pid) this.usage = new ProcessTreeUsage(child.pid);
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => this.noteDiagnostics(chunk));
     child.once('close', (code, signal) => {
       this.exitStatus = code ?? (signal ? 128 : 1);

@@ -19,11 +19,12 @@ export function parseProcessStat(line: string): ProcessStat | undefined {
 }
 
 /**
- * The CPU time of a warm engine's sandbox (Linux /proc), measured per conversion: RLIMIT_CPU counts a process's
- * whole life, not one conversion. The tree's processes are found once by a walk of /proc and then read alone (a
- * warm engine rarely starts new ones); `rediscover` walks again, for a conversion that runs long enough to fork.
+ * What an engine's sandbox uses (Linux /proc): its CPU time, measured per conversion (RLIMIT_CPU counts a process's
+ * whole life, not one conversion), and the memory its processes hold. The tree's processes are found once by a walk
+ * of /proc and then read alone (a warm engine rarely starts new ones); `rediscover` walks again, for a conversion that
+ * runs long enough to fork.
  */
-export class ProcessTreeCpu {
+export class ProcessTreeUsage {
   private pids?: number[];
 
   constructor(private readonly rootPid: number) {}
@@ -36,9 +37,35 @@ export class ProcessTreeCpu {
     return ticks.reduce((sum, value) => sum + value, 0) / TICKS_PER_SECOND;
   }
 
+  /**
+   * The memory its processes hold, each counted for its share of the pages it shares (the proportional set size, so
+   * that a browser's processes sharing their libraries are not counted several times); 0 once they are gone.
+   */
+  async residentBytes(): Promise<number> {
+    this.pids ??= await descendantsOf(this.rootPid);
+    return this.pids.reduce((sum, pid) => sum + proportionalBytes(pid), 0);
+  }
+
   rediscover(): void {
     this.pids = undefined;
   }
+}
+
+/** Pure: the proportional set size of one /proc/<pid>/smaps_rollup (or, lacking it, the resident size of status), in bytes. */
+export function parseResidentBytes(text: string): number {
+  const kib = /^Pss:\s+(\d+) kB/m.exec(text)?.[1] ?? /^VmRSS:\s+(\d+) kB/m.exec(text)?.[1];
+  return kib === undefined ? 0 : Number(kib) * 1024;
+}
+
+function proportionalBytes(pid: number): number {
+  for (const file of ['smaps_rollup', 'status']) {
+    try {
+      return parseResidentBytes(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
+    } catch {
+      // ended, or a kernel without smaps_rollup: the next file, else nothing
+    }
+  }
+  return 0;
 }
 
 /** A process and its live descendants, by a walk of /proc. */
