@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DATA_DESCRIPTOR } from '../src/engines/data/data.descriptor.js';
 import { NodeHostPool } from '../src/platform/node-host/node-host.pool.js';
@@ -102,5 +103,30 @@ describe('the Node host', () => {
     } finally {
       await own.stop();
     }
+  });
+});
+
+describe('the worker parses no upload', () => {
+  /** The source modules a bundle of `entry` reaches, by esbuild's own import graph (packages left out). */
+  const modulesOf = async (entry: string) =>
+    Object.keys((await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', write: false, metafile: true, packages: 'external', logLevel: 'silent' })).metafile.inputs);
+
+  it('the readers of uploads (books, packages, spreadsheets, PDF text, pictures) are reachable from the Node host alone', async () => {
+    const [worker, host] = await Promise.all([modulesOf('src/worker.ts'), modulesOf('src/platform/node-host/node-host.main.ts')]);
+    const readers = [
+      'src/engines/calibre/ebook-input.screen.ts',
+      'src/engines/calibre/mobi-text.ts',
+      'src/engines/calibre/zip-rewrite.ts',
+      'src/shared/zip-entries.ts',
+      'src/engines/libreoffice/loadable-input.ts',
+      'src/engines/data/data.runtime.ts',
+      'src/engines/office-markdown/office-markdown.runtime.ts',
+      'src/engines/sharp/sharp.runtime.ts',
+      'src/engines/poppler/pdf-text.ts',
+      'src/engines/img2pdf/image-pages.ts',
+      'src/engines/ocr/ocr-pictures.ts',
+    ];
+    expect(readers.filter((reader) => !host.includes(reader)), 'readers the host does not run').toEqual([]);
+    expect(readers.filter((reader) => worker.includes(reader)), 'readers in the worker').toEqual([]);
   });
 });

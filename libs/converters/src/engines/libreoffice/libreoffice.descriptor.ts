@@ -7,6 +7,8 @@ export const LIBREOFFICE_SHEET_INPUTS = ['xlsx', 'xls', 'ods', 'csv'] as const;
 export const LIBREOFFICE_SHEET_OUTPUTS = ['pdf', 'xlsx', 'ods', 'csv', 'html'] as const;
 export const LIBREOFFICE_SLIDE_INPUTS = ['pptx', 'ppt', 'odp'] as const;
 export const LIBREOFFICE_SLIDE_OUTPUTS = ['pdf', 'pptx', 'odp'] as const;
+/** The formats whose input a Node host reads, and perhaps copies cleaned, before LibreOffice loads it (loadable-input.ts). */
+export const PREPARED_FORMATS: ReadonlySet<string> = new Set(['html', 'rtf']);
 
 /** PDF and the editable format of each family are what people convert documents to. */
 const RECOMMENDED = new Set(['pdf', 'docx', 'xlsx', 'pptx']);

@@ -1,9 +1,8 @@
 import { rm, stat } from 'node:fs/promises';
 import { ConversionError } from '../../platform/conversion-error.js';
-import { defaultLibreOfficePoolSize, LIBREOFFICE_DESCRIPTOR } from './libreoffice.descriptor.js';
+import { defaultLibreOfficePoolSize, LIBREOFFICE_DESCRIPTOR, PREPARED_FORMATS } from './libreoffice.descriptor.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
 import { type DocumentFamily, filterPlan } from './libreoffice-filters.js';
-import { PREPARED_FORMATS } from './loadable-input.js';
 import { NodeHostPool } from '../../platform/node-host/node-host.pool.js';
 import { prepareInput } from '../../platform/node-host/prepare-input.js';
 import { INSTANCE_PREFIX, InstanceCrashedError, type InstanceEnd, InstanceGoneError, LibreOfficeInstance } from './libreoffice-instance.js';

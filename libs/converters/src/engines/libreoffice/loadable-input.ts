@@ -2,9 +2,6 @@ import { copyFile, open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withoutFileFields } from './rtf-file-fields.js';
 
-/** The formats whose input is read, and perhaps copied cleaned, before LibreOffice loads it. */
-export const PREPARED_FORMATS: ReadonlySet<string> = new Set(['html', 'rtf']);
-
 /** An input, its format, and where a cleaned copy goes. */
 interface LoadableRequest {
   inputPath: string;
