@@ -16,8 +16,8 @@
 #     --cap-add SETUID --cap-add SETGID --security-opt no-new-privileges --security-opt seccomp=deploy/worker-seccomp.json \
 #     --security-opt apparmor=fileshift-worker --security-opt systempaths=unconfined -e ROLE=worker … fileshift
 # The image's own user, `fileshift`, is for the API (ROLE=api), which runs no engine and needs none of that. As that
-# user a worker has no user to lend its sandboxes and refuses to start; ENGINE_SANDBOX=auto would run its engines
-# with whatever holds there (under Docker's defaults: no sandbox at all).
+# user a worker has no user to lend its sandboxes and refuses to start (exit 78); only ENGINE_SANDBOX=off, an explicit
+# choice, runs its engines without a sandbox.
 
 ARG NODE_VERSION=24
 

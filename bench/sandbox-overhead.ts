@@ -14,7 +14,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { createEngineRuntimes, EngineSandbox, type EngineRuntime, SandboxedProcessRunner } from '@fileshift/converters/worker';
@@ -97,7 +97,8 @@ const record = (name: string, side: keyof typeof sides, value: number) => ((time
 
 // Warm-up: the Node hosts start, the caches fill (not counted).
 for (const side of Object.keys(sides) as Array<keyof typeof sides>) for (const item of [...CASES, ...WARM]) await convertOnce(runtimes[side].get(item.engine)!, item);
-const defaultThreads = sharp.concurrency();
+// libvips's own default: a thread per core (the Node host sets one: the pool runs a host per core).
+const defaultThreads = availableParallelism();
 const inProcessTimes: Record<string, number[]> = { one: [], default: [] };
 for (let round = 0; round < ROUNDS; round++) {
   // Interleaved, the order alternating from round to round.

@@ -90,7 +90,7 @@ mkdirSync(LOG_DIR, { recursive: true });
 const failed: ResolvedSuite[] = [];
 
 async function runSuite(suite: ResolvedSuite): Promise<void> {
-  const nodeDir = suite.smokeNode ? thisDir : shippedDir;
+  const nodeDir = suite.smoke ? thisDir : shippedDir;
   const budget = budgets[suite.name]!;
   const logPath = join(LOG_DIR, `${suite.name.replace(/[^A-Za-z0-9._-]+/g, '_')}.log`);
   console.log(`▶ ${suite.name} started`);

@@ -10,8 +10,8 @@ import { matchesAny, specFilesOf } from './spec-files.js';
  * a file no suite names runs in its project's `rest` suite, and a file named twice stops the runner.
  *
  * The full set runs on the Node the service ships with (the Dockerfile's); the smoke set proves on this machine's
- * Node, when it is another, that the code loads and serves there: unit tests, start-up and roles, one paid
- * conversion end to end, and the SDK as a packed package.
+ * Node, when it is another, that the code loads and serves there: unit tests, start-up and roles, and the SDK as a
+ * packed package paying for one conversion end to end.
  */
 interface VitestRun {
   project: string;
@@ -34,8 +34,10 @@ interface SuiteSpec {
   name: string;
   cores: number;
   runs?: readonly VitestRun[];
-  /** Node arguments of a command suite, run in `cwd` (relative to the root), and the spec files it runs itself. */
-  command?: { cwd: string; args: readonly string[]; runs?: readonly VitestRun[] };
+  /** Node arguments of a command suite's commands, each run in its `cwd` (relative to the root), one after another. */
+  commands?: ReadonlyArray<{ cwd: string; args: readonly string[] }>;
+  /** The spec files a command suite runs itself. */
+  covers?: readonly VitestRun[];
   env?: Record<string, string>;
 }
 
@@ -50,8 +52,16 @@ const matrixShard = (shard: string, cores = 1.5): SuiteSpec => ({
 const NX = 'node_modules/.bin/nx';
 
 export const FULL_SUITES: readonly SuiteSpec[] = [
-  { name: 'typecheck', cores: 1.5, command: { cwd: '.', args: [NX, 'run-many', '-t', 'typecheck', '--parallel=2', '--outputStyle=static'] } },
-  { name: 'lint', cores: 1.5, command: { cwd: '.', args: [NX, 'run-many', '-t', 'lint', '--parallel=2', '--outputStyle=static'] } },
+  {
+    name: 'typecheck',
+    cores: 1.5,
+    // Every project's, then this runner's own (tools/ belongs to no project).
+    commands: [
+      { cwd: '.', args: [NX, 'run-many', '-t', 'typecheck', '--parallel=2', '--outputStyle=static'] },
+      { cwd: '.', args: ['node_modules/typescript/bin/tsc', '-p', 'tools/tsconfig.json'] },
+    ],
+  },
+  { name: 'lint', cores: 1.5, commands: [{ cwd: '.', args: [NX, 'run-many', '-t', 'lint', '--parallel=2', '--outputStyle=static'] }] },
 
   ...['video-1', 'video-2', 'audio-1', 'images-1', 'documents-1', 'documents-2'].map((shard) => matrixShard(shard)),
   { name: 'converters:document-references', cores: 1, runs: [{ project: 'libs/converters', files: ['test/document-references.spec.ts'] }] },
@@ -81,7 +91,8 @@ export const FULL_SUITES: readonly SuiteSpec[] = [
     name: 'stack:processes',
     cores: 1,
     // docker-compose.yml's topology as processes, and the stack suite (test/stack) against it.
-    command: { cwd: 'apps/stack-tests', args: ['--import', 'tsx', 'src/test-stack-as-processes.ts'], runs: [{ project: 'apps/stack-tests', files: ['test/stack/**'] }] },
+    commands: [{ cwd: 'apps/stack-tests', args: ['--import', 'tsx', 'src/test-stack-as-processes.ts'] }],
+    covers: [{ project: 'apps/stack-tests', files: ['test/stack/**'] }],
   },
 ];
 
@@ -101,7 +112,8 @@ export const SMOKE_SUITES: readonly SuiteSpec[] = [
     cores: 1,
     runs: [
       { project: 'apps/api', files: ['test/startup.e2e.spec.ts', 'test/roles.e2e.spec.ts'] },
-      { project: 'libs/sdk', files: ['test/x402-conversion.e2e.spec.ts', 'test/packed-package.e2e.spec.ts'] },
+      // The packed SDK installed in a fresh project pays for a conversion end to end: both at once.
+      { project: 'libs/sdk', files: ['test/packed-package.e2e.spec.ts'] },
     ],
   },
 ];
@@ -141,7 +153,7 @@ export function resolveSuites(root: string, { smokeNode }: { smokeNode?: string 
   };
   // Files the full set names explicitly, each once.
   for (const suite of FULL_SUITES) {
-    for (const run of [...(suite.runs ?? []), ...(suite.command?.runs ?? [])]) {
+    for (const run of [...(suite.runs ?? []), ...(suite.covers ?? [])]) {
       for (const file of chosen(run)) {
         const key = `${run.project}/${file}`;
         if (named.has(key)) problems.add(`${key} is in ${named.get(key)} and ${suite.name}`);
@@ -156,8 +168,8 @@ export function resolveSuites(root: string, { smokeNode }: { smokeNode?: string 
   const resolve = (suite: SuiteSpec, smoke: boolean, prefix = ''): ResolvedSuite => {
     const runs = (suite.runs ?? []).map(resolveRun);
     for (const run of runs) if (run.files.length === 0) problems.add(`${prefix}${suite.name} has a run with no file left`);
-    const steps = suite.command ? [{ cwd: join(root, suite.command.cwd), args: [...suite.command.args] }] : runs.map((run) => run.step);
-    const files = suite.command ? (suite.command.runs ?? []).flatMap((run) => resolveRun(run).files) : runs.flatMap((run) => run.files);
+    const steps = suite.commands ? suite.commands.map((command) => ({ cwd: join(root, command.cwd), args: [...command.args] })) : runs.map((run) => run.step);
+    const files = suite.commands ? (suite.covers ?? []).flatMap((run) => resolveRun(run).files) : runs.flatMap((run) => run.files);
     return { name: `${prefix}${suite.name}`, cores: suite.cores, steps, files, env: suite.env ?? {}, smoke };
   };
   const suites = FULL_SUITES.map((suite) => resolve(suite, false));
