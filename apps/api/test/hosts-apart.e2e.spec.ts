@@ -107,14 +107,26 @@ describe('hosts apart: two APIs and several workers sharing only PostgreSQL, Red
   /** A job's status polled on `api` (any API: the job lives in the shared database) until it ends. */
   async function endedOn(api: ApiHost, jobId: string, timeoutMs = 60_000): Promise<X402JobStatus> {
     let status: X402JobStatus | undefined;
-    await waitFor(
+    // What the last poll got when it got no status: a failure then says why (seen once in CI, unexplained).
+    let lastAnswer = 'nothing yet';
+    const polling = waitFor(
       async () => {
-        status = (await (await fetch(`${api.baseUrl}/api/x402/v1/convert-file/${jobId}/status`)).json()) as X402JobStatus;
+        const answer = await fetch(`${api.baseUrl}/api/x402/v1/convert-file/${jobId}/status`).catch((error: Error) => error);
+        if (answer instanceof Error) {
+          lastAnswer = `no answer: ${answer.message} ${String((answer as { cause?: unknown }).cause ?? '')}`;
+          return false;
+        }
+        const text = await answer.text();
+        lastAnswer = `${answer.status} ${text.slice(0, 300)}`;
+        status = JSON.parse(text) as X402JobStatus;
         return status.status === 'done' || status.status === 'failed';
       },
       timeoutMs,
-      `job ${jobId} to end (last status ${JSON.stringify(status)})`,
+      `job ${jobId} to end`,
     );
+    await polling.catch((error: Error) => {
+      throw new Error(`${error.message} (last answer ${lastAnswer}); the API said:\n${api.service.output().slice(-3000)}`);
+    });
     return status!;
   }
 

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DATA_DESCRIPTOR } from '../src/engines/data/data.descriptor.js';
 import { NodeHostPool } from '../src/platform/node-host/node-host.pool.js';
@@ -107,6 +107,8 @@ describe('the Node host', () => {
 });
 
 describe('the worker parses no upload', () => {
+  // esbuild's service is a child process: it must not outlive the test (the census counts this process's children).
+  afterAll(() => stop());
   /** The source modules a bundle of `entry` reaches, by esbuild's own import graph (packages left out). */
   const modulesOf = async (entry: string) =>
     Object.keys((await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', write: false, metafile: true, packages: 'external', logLevel: 'silent' })).metafile.inputs);
