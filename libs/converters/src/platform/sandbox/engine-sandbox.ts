@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, lchown, lstat, readdir, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertAbsolute, machineTempDir } from './absolute-path.js';
 import { bubblewrapArguments, type SandboxIdentity } from './bubblewrap-arguments.js';
@@ -129,6 +129,9 @@ export class EngineSandbox {
    */
   static async start(setting: SandboxSetting, options: { identities?: readonly IdentityMode[]; workRoots?: readonly string[] } = {}): Promise<EngineSandbox> {
     if (setting === 'off') return EngineSandbox.unsandboxed('engines are not sandboxed: ENGINE_SANDBOX=off');
+    for (const root of options.workRoots ?? []) {
+      if (!isAbsolute(root)) throw new SandboxSetupError(`its work root must be an absolute path, not ${JSON.stringify(root)}`);
+    }
     const refuse = (reason: string): never => {
       throw new SandboxUnavailableError(reason);
     };
