@@ -1,4 +1,4 @@
-import { isLossyFormat } from '@fileshift/formats';
+import { canLose, isLossyFormat } from '@fileshift/formats';
 import { describe, expect, it } from 'vitest';
 import { ConversionGraph } from '../src/platform/conversion-graph.js';
 import { type ConversionPlan, engineChoices, optionsOfPlan, plansTaking, stepWeights } from '../src/platform/conversion-plan.js';
@@ -154,6 +154,86 @@ describe('ConversionGraph', () => {
     for (const from of ['jpg', 'png', 'webp', 'gif', 'avif', 'tiff']) expect(graph.canConvert(from, 'pdf'), `${from}→pdf`).toBe(true);
     expect(graph.plan('webp', 'pdf')!.steps.map((s) => s.engine)).toEqual(['sharp', 'img2pdf']);
     expect(graph.plan('mp3', 'wav')!.engineClass).toBe('media');
+  });
+});
+
+describe('ConversionGraph: the plan that loses less wins, of those the cheapest', () => {
+  // A PDF reader that writes HTML as the page lays it out (no tables) or Markdown with tables, and the ways on from each.
+  const reader = engine('reader', 3, [
+    { from: 'pdf', to: 'html', firstStepOnly: true, losses: ['table-layout'] },
+    { from: 'pdf', to: 'md', firstStepOnly: true },
+    { from: 'pdf', to: 'txt', firstStepOnly: true },
+  ]);
+  const markup = engine('markup', 6, [{ from: 'md', to: 'odt' }, { from: 'md', to: 'fb2', passesOnOnlyToLoseLess: true }, { from: 'md', to: 'txt' }, { from: 'json', to: 'md' }]);
+  const suite = engine('suite', 10, [{ from: 'html', to: 'docx' }, { from: 'odt', to: 'docx' }]);
+  const books = engine('books', 8, [{ from: 'docx', to: 'epub' }, { from: 'fb2', to: 'epub' }]);
+  const graph = new ConversionGraph([reader, markup, suite, books]);
+
+  it('takes a dearer plan that keeps the tables over a cheaper one that loses them, which stays the fallback', () => {
+    expect(graph.plans('pdf', 'docx').map(stepsOf)).toEqual(['reader:pdf>md markup:md>odt suite:odt>docx', 'reader:pdf>html suite:html>docx']);
+    expect(graph.plans('pdf', 'docx')[0]!.cost).toBeGreaterThan(graph.plans('pdf', 'docx')[1]!.cost);
+    expect(graph.lossesOf('pdf', 'docx')).toEqual([]);
+    // With no plan that keeps them, the one that loses them is the plan, and says so.
+    const withoutMarkdown = new ConversionGraph([{ ...reader, pairs: reader.pairs.filter((pair) => pair.to !== 'md') }, markup, suite]);
+    expect(withoutMarkdown.plans('pdf', 'docx').map(stepsOf)).toEqual(['reader:pdf>html suite:html>docx']);
+    expect(withoutMarkdown.lossesOf('pdf', 'docx')).toEqual(['table-layout']);
+  });
+
+  it('lets cost decide where every plan loses the same: what the target cannot hold, or a loss the source has nothing of', () => {
+    // Plain text holds no table, whichever plan writes it.
+    expect(graph.plans('pdf', 'txt').map(stepsOf)).toEqual(['reader:pdf>txt', 'reader:pdf>md markup:md>txt']);
+    expect(graph.lossesOf('pdf', 'txt')).toEqual(['table-layout']);
+    // A picture has no table to lose: the cheaper engine wins although its pair loses tables.
+    const cheap = engine('cheap', 1, [{ from: 'png', to: 'html', losses: ['table-layout'] }]);
+    const dear = engine('dear', 5, [{ from: 'png', to: 'html' }]);
+    expect(new ConversionGraph([dear, cheap]).plans('png', 'html').map(stepsOf)).toEqual(['cheap:png>html', 'dear:png>html']);
+  });
+
+  it('passes a step that passes on only to lose less on where every other plan loses more, and nowhere else', () => {
+    // pdf → epub: only FB2 carries the tables in three steps (DOCX would be a fourth).
+    expect(graph.plans('pdf', 'epub').map(stepsOf)).toEqual(['reader:pdf>md markup:md>fb2 books:fb2>epub', 'reader:pdf>html suite:html>docx books:docx>epub']);
+    // md → epub: through DOCX, which loses nothing either, although through FB2 is cheaper.
+    expect(graph.plans('md', 'epub').map(stepsOf)).toEqual(['markup:md>odt suite:odt>docx books:docx>epub']);
+    // json → epub: FB2 makes no pair of its own.
+    expect(graph.canConvert('json', 'epub')).toBe(false);
+    expect(graph.targetsOf('json').sort()).toEqual(['docx', 'fb2', 'md', 'odt', 'txt']);
+    // It still ends a plan like any other pair.
+    expect(graph.plans('md', 'fb2').map(stepsOf)).toEqual(['markup:md>fb2']);
+    // Held back by the attribute alone: without it FB2 is the cheaper way everywhere.
+    const loose = new ConversionGraph([reader, { ...markup, pairs: markup.pairs.map(({ passesOnOnlyToLoseLess: _passes, ...pair }) => pair) }, suite, books]);
+    expect(stepsOf(loose.plan('md', 'epub')!)).toBe('markup:md>fb2 books:fb2>epub');
+    expect(loose.canConvert('json', 'epub')).toBe(true);
+  });
+
+  it('with every engine of this build: a PDF\'s tables reach every target that holds tables, through the Markdown reader', () => {
+    const real = new ConversionGraph(ENGINE_DESCRIPTORS);
+    const pdftohtml = ENGINE_DESCRIPTORS.find((descriptor) => descriptor.id === 'poppler')!.pairs.find((pair) => pair.to === 'html')!;
+    expect(pdftohtml.losses).toEqual(['table-layout']);
+    const holdingTables = real.targetsOf('pdf').filter((target) => target !== 'pdf' && canLose(target, 'table-layout'));
+    expect(holdingTables.sort()).toEqual(['azw3', 'docx', 'epub', 'fb2', 'html', 'ipynb', 'md', 'mobi', 'odt', 'org', 'rst', 'rtf', 'tex']);
+    for (const target of holdingTables) {
+      expect(real.lossesOf('pdf', target), `pdf → ${target}`).toEqual([]);
+      expect(real.plan('pdf', target)!.steps[0], `pdf → ${target}`).toMatchObject({ engine: 'poppler', to: 'md' });
+    }
+    expect(stepsOf(real.plan('pdf', 'epub')!)).toBe('poppler:pdf>md pandoc:md>fb2 calibre:fb2>epub');
+    expect(real.lossesOf('pdf', 'txt')).toEqual(['table-layout']);
+    // pdftohtml's layout is still there, as pdf → html's fallback.
+    expect(real.plans('pdf', 'html').map(stepsOf)).toContain('poppler:pdf>html');
+  });
+
+  it('with every engine of this build: a table is lost only where the target cannot hold one, and FB2 goes on only for a PDF', () => {
+    const real = new ConversionGraph(ENGINE_DESCRIPTORS);
+    for (const source of real.sourceFormats()) {
+      for (const target of real.targetsOf(source)) {
+        if (real.lossesOf(source, target).includes('table-layout')) expect(canLose(target, 'table-layout'), `${source} → ${target}`).toBe(false);
+        const detours = real.plan(source, target)!.steps.slice(0, -1).filter((step) => step.to === 'fb2');
+        if (source !== 'pdf') expect(detours, `${source} → ${target}`).toEqual([]);
+      }
+    }
+    // What FB2 passes on to makes no pair: a plan is there exactly where the target is advertised.
+    for (const source of real.sourceFormats()) for (const target of ['epub', 'mobi', 'azw3', 'docx']) expect(real.canConvert(source, target), `${source} → ${target}`).toBe(real.targetsOf(source).includes(target));
+    // An e-book to FB2 through pandoc, whose FB2 keeps the tables calibre's writes a cell per line.
+    for (const source of ['mobi', 'azw3', 'epub', 'docx']) expect(lastEngine(real.plan(source, 'fb2')!), `${source} → fb2`).toBe('pandoc');
   });
 });
 

@@ -10,14 +10,23 @@ import { handWrittenPdf } from './hand-written-pdf.js';
  */
 export const run = (command: string, args: string[]) => execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-/** PostScript written here, one text line per page, as Ghostscript's pdfwrite makes a PDF of it (A4). */
-export function postScript(pageTexts: readonly string[]): string {
-  const pages = pageTexts.map((text) => `72 700 moveto (${text.replace(/[\\()]/g, (c) => `\\${c}`)}) show showpage`).join('\n');
-  return `%!PS-Adobe-3.0\n<< /PageSize [595 842] >> setpagedevice\n/Helvetica findfont 24 scalefont setfont\n${pages}\n`;
+const psString = (text: string) => `(${text.replace(/[\\()]/g, (c) => `\\${c}`)})`;
+
+/** PostScript written here, one text line per page, as Ghostscript's pdfwrite makes a PDF of it (A4); `table` under the first page's line. */
+export function postScript(pageTexts: readonly string[], table?: ReadonlyArray<readonly string[]>): string {
+  const pages = pageTexts.map((text, index) => `72 700 moveto ${psString(text)} show ${index === 0 && table ? ruledTable(table) : ''}showpage`);
+  return `%!PS-Adobe-3.0\n<< /PageSize [595 842] >> setpagedevice\n/Helvetica findfont 24 scalefont setfont\n${pages.join('\n')}\n`;
 }
 
-export function ghostscriptPdf(dir: string, name: string, pageTexts: readonly string[]): string {
-  return postScriptToPdf(dir, name, postScript(pageTexts));
+/** A table as an office suite prints one: ruled cells of 180 by 24 pt, each row's text (12 pt) on one baseline; the page's font restored after. */
+function ruledTable(table: ReadonlyArray<readonly string[]>): string {
+  const cells = table.flatMap((row, r) => row.map((cell, c) => `${72 + c * 180} ${640 - r * 24} 180 24 rectstroke ${78 + c * 180} ${648 - r * 24} moveto ${psString(cell)} show`));
+  return `\n/Helvetica findfont 12 scalefont setfont 0.5 setlinewidth\n${cells.join('\n')}\n/Helvetica findfont 24 scalefont setfont\n`;
+}
+
+/** A PDF of one text line per page (Ghostscript's pdfwrite); `table` drawn under the first page's line. */
+export function ghostscriptPdf(dir: string, name: string, pageTexts: readonly string[], table?: ReadonlyArray<readonly string[]>): string {
+  return postScriptToPdf(dir, name, postScript(pageTexts, table));
 }
 
 /** An EPS of one page of text, written by Ghostscript's eps2write (run directly, not through our runtime). */

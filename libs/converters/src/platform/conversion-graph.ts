@@ -11,14 +11,19 @@ interface Edge extends PlanStep {
   recommended: boolean;
   firstStepOnly: boolean;
   lastStepOnly: boolean;
+  passesOnOnlyToLoseLess: boolean;
   onlyAfter?: EngineClass;
   engineClass: EngineDescriptor['engineClass'];
 }
 
 /**
  * Pure: the conversions the given engines make possible. A conversion is a plan of up to three steps (docx → pdf →
- * png); the cheapest plan wins (of two that cost the same, the one that loses less content), and where two engines
- * offer one pair the dearer one is the fallback. Only a plan's last step may write several files (one per page), a
+ * png); the plan that loses the least content wins, of those the cheapest (a PDF's tables reach DOCX through our
+ * Markdown reader, not through pdftohtml's page layout, which costs less), and where two engines offer one pair the
+ * dearer one is the fallback. What the two end formats cannot hold is lost by every plan of a pair alike, so it is
+ * what engines lose on the way that tells plans apart. A step whose output passes on only to lose less (see
+ * EnginePair.passesOnOnlyToLoseLess) is in a longer plan only where that plan loses less than every other. Only a
+ * plan's last step may write several files (one per page), a
  * pair marked first-step-only starts a plan or is not in it, one marked last-step-only ends it or is not in it, and
  * a format is never visited twice. An engine's pair from a format to itself (pdf → pdf: PDF/A, compression) is a
  * plan of its own and never a step of a longer one. A plan never passes through a lossy format (jpg, mp3, gif…): a
@@ -44,6 +49,7 @@ export class ConversionGraph {
           recommended: Boolean(pair.recommended),
           firstStepOnly: Boolean(pair.firstStepOnly),
           lastStepOnly: Boolean(pair.lastStepOnly),
+          passesOnOnlyToLoseLess: Boolean(pair.passesOnOnlyToLoseLess),
           onlyAfter: pair.onlyAfter,
           losses: pair.losses ?? [],
           chosenBy: pair.chosenBy ?? [],
@@ -61,12 +67,12 @@ export class ConversionGraph {
     return [...new Set([...this.edges.values()].flat().map((edge) => edge.engine))];
   }
 
-  /** The cheapest plan from one format to another, or undefined. */
+  /** The plan that loses least from one format to another (the cheapest of those), or undefined. */
   plan(from: string, to: string): ConversionPlan | undefined {
     return this.plans(from, to)[0];
   }
 
-  /** Every plan from one format to another, cheapest first: the first is used, the others are fallbacks. */
+  /** Every plan from one format to another, those that lose least first, the cheapest first among them: the first is used, the others are fallbacks. */
   plans(from: string, to: string): ConversionPlan[] {
     const key = `${from.toLowerCase()}>${to.toLowerCase()}`;
     let plans = this.plansMemo.get(key);
@@ -80,15 +86,24 @@ export class ConversionGraph {
       for (const edge of this.edgesFrom(source)) if (edge.to === target) found.push(toPlan([edge]));
       return found;
     }
+    const toLoseLess = new Set<ConversionPlan>();
     const walk = (path: Edge[], at: string, visited: Set<string>) => {
       for (const edge of this.edgesFrom(at)) {
         if (edge.to === edge.from || visited.has(edge.to) || !mayFollow(edge, path)) continue;
-        if (edge.to === target) found.push(toPlan([...path, edge]));
-        else if (canPassThrough(edge, path.length)) walk([...path, edge], edge.to, new Set([...visited, edge.to]));
+        if (edge.to === target) {
+          const plan = toPlan([...path, edge]);
+          found.push(plan);
+          if (path.some((step) => step.passesOnOnlyToLoseLess)) toLoseLess.add(plan);
+        } else if (canPassThrough(edge, path.length, true)) walk([...path, edge], edge.to, new Set([...visited, edge.to]));
       }
     };
     walk([], source, new Set([source]));
-    return found.sort((a, b) => a.cost - b.cost || lossesOfPlan(a).length - lossesOfPlan(b).length || a.steps.length - b.steps.length);
+    const others = found.filter((plan) => !toLoseLess.has(plan));
+    const leastLost = Math.min(...others.map((plan) => lossesOfPlan(plan).length));
+    // Where no other plan reaches the target, none is kept: such a step makes no pair of its own.
+    return found
+      .filter((plan) => !toLoseLess.has(plan) || (others.length > 0 && lossesOfPlan(plan).length < leastLost))
+      .sort((a, b) => lossesOfPlan(a).length - lossesOfPlan(b).length || a.cost - b.cost || a.steps.length - b.steps.length);
   }
 
   /** Every format some plan reaches from `from`. */
@@ -106,7 +121,8 @@ export class ConversionGraph {
       for (const edge of this.edgesFrom(at)) {
         if (edge.to === edge.from || visited.has(edge.to) || !mayFollow(edge, path)) continue;
         reached.add(edge.to);
-        if (canPassThrough(edge, path.length)) walk(edge.to, [...path, edge], new Set([...visited, edge.to]));
+        // A step that passes on only to lose less reaches nothing that another plan does not.
+        if (canPassThrough(edge, path.length, false)) walk(edge.to, [...path, edge], new Set([...visited, edge.to]));
       }
     };
     walk(source, [], new Set([source]));
@@ -117,7 +133,7 @@ export class ConversionGraph {
     return this.plan(from, to) !== undefined;
   }
 
-  /** A target worth offering first: every step of its cheapest plan is a recommended pair. */
+  /** A target worth offering first: every step of its first plan is a recommended pair. */
   isRecommended(from: string, to: string): boolean {
     const plan = this.plan(from, to);
     if (!plan) return false;
@@ -129,7 +145,7 @@ export class ConversionGraph {
     return [...new Set(engineChoices(this.plans(from, to)).flatMap((plan) => optionsOfPlan(plan)))].sort();
   }
 
-  /** What converting `from` to `to` loses, by its cheapest plan (none when there is no plan). */
+  /** What converting `from` to `to` loses, by its first plan (none when there is no plan). */
   lossesOf(from: string, to: string): ContentLoss[] {
     const plan = this.plan(from, to);
     return plan ? lossesOfPlan(plan) : [];
@@ -150,9 +166,12 @@ function mayFollow(edge: Edge, before: readonly Edge[]): boolean {
   return !edge.firstStepOnly && (edge.onlyAfter === undefined || before.every((step) => step.engineClass === edge.onlyAfter));
 }
 
-/** Whether a plan may go on from this step's output: one file meant for another engine, steps left, and not a lossy detour. */
-function canPassThrough(edge: Edge, stepsBefore: number): boolean {
-  return !edge.multipleOutputs && !edge.lastStepOnly && stepsBefore + 1 < MAX_PLAN_STEPS && !isLossyFormat(edge.to);
+/**
+ * Whether a plan may go on from this step's output: one file meant for another engine, steps left, and not a lossy
+ * detour; from a step that passes on only to lose less, where `toLoseLess` allows it.
+ */
+function canPassThrough(edge: Edge, stepsBefore: number, toLoseLess: boolean): boolean {
+  return !edge.multipleOutputs && !edge.lastStepOnly && (toLoseLess || !edge.passesOnOnlyToLoseLess) && stepsBefore + 1 < MAX_PLAN_STEPS && !isLossyFormat(edge.to);
 }
 
 function toPlan(edges: Edge[]): ConversionPlan {

@@ -39,6 +39,12 @@ export interface EnginePair {
    */
   lastStepOnly?: boolean;
   /**
+   * Its output goes on to another step only in a plan that loses less than every plan of the pair without such a step
+   * (pandoc's FB2 on to calibre: a PDF's tables to an e-book, which DOCX could only carry in four steps). It never
+   * makes a pair of its own, nor wins where a plan without it keeps as much.
+   */
+  passesOnOnlyToLoseLess?: boolean;
+  /**
    * What this engine loses on this pair that the target could hold (a writer that puts each table cell on a line of
    * its own): documented in the catalogue and asserted by the conversion matrix. Losses the formats imply are not
    * repeated here (`contentLosses`).

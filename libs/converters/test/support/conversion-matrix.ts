@@ -145,12 +145,12 @@ const VIDEO_CODECS: Record<string, string> = { mp4: 'h264', mov: 'h264', mkv: 'h
 /** How each subtitle format starts, and how its cue timings look. */
 const SUBTITLES: Record<string, RegExp> = { srt: /^1\r?\n00:00:01,000 --> 00:00:03,500/, vtt: /^WEBVTT[\s\S]*00:01\.000 --> 00:03\.500/, ass: /^\[Script Info\][\s\S]*Dialogue: 0,0:00:01\.00,0:00:03\.50/ };
 const isVideo = new Set(VIDEO_SAMPLE_FORMATS);
-/** The table each sample holds, row by row (office-samples.ts, markup-samples.ts, data-samples.ts). */
+/** The table each sample holds, row by row (office-samples.ts, markup-samples.ts, data-samples.ts; the PDF's drawn by Ghostscript here). */
 const CELLS = [[SAMPLE_CELLS[0], SAMPLE_CELLS[1]], ['1', '2']];
 const RECORDS = [['name', 'value'], [SAMPLE_CELLS[0], '1'], [SAMPLE_CELLS[1], '2']];
 const SAMPLE_TABLES: Record<string, ReadonlyArray<readonly string[]>> = {
   docx: CELLS, doc: CELLS, odt: CELLS, html: CELLS, xlsx: CELLS, xls: CELLS, ods: CELLS, epub: CELLS, mobi: CELLS, azw3: CELLS,
-  rtf: [CELLS[0]!], txt: [CELLS[0]!], org: RECORDS.slice(0, 2), md: RECORDS,
+  rtf: [CELLS[0]!], txt: [CELLS[0]!], org: RECORDS.slice(0, 2), md: RECORDS, pdf: RECORDS,
   csv: RECORDS, tsv: RECORDS, json: RECORDS, ndjson: RECORDS, yaml: RECORDS, xml: RECORDS,
 };
 /** Formats whose text the check reads back. */
@@ -304,7 +304,7 @@ async function writeSamples(wanted: ReadonlySet<string>, wantTextPictures: boole
   samples.set('odp', write('slides.odp', sampleOdp(), SAMPLE_HEADING));
   if (wants('eps')) samples.set('eps', { path: ghostscriptEps(dir, 'figure', 'Fileshift EPS figure') });
   if (wants('ps')) samples.set('ps', write('pages.ps', postScript(['Fileshift PostScript page one', 'page two']), 'Fileshift PostScript'));
-  if (wants('pdf')) samples.set('pdf', { path: ghostscriptPdf(dir, 'three-pages', ['Fileshift PDF page one', 'page two', 'page three']), marker: 'Fileshift PDF' });
+  if (wants('pdf')) samples.set('pdf', { path: ghostscriptPdf(dir, 'three-pages', ['Fileshift PDF page one', 'page two', 'page three'], SAMPLE_TABLES['pdf']), marker: 'Fileshift PDF' });
   const legacy = LEGACY_OFFICE.filter(({ to }) => wanted.has(to));
   if (legacy.length > 0) {
     await writeLegacyOfficeSamples(dir, legacy.map(({ from, to }) => ({ from: samples.get(from)!.path, to, output: join(dir, `legacy.${to}`) })));

@@ -28,10 +28,11 @@ const ODT_COST = 5;
  */
 const PICTURES_INSIDE = new Set(['epub', 'ipynb']);
 /**
- * FictionBook keeps a table as a table here (calibre's FB2 writes one cell per line). It ends a plan: the
- * e-book engine reads EPUB, not FB2, on the way to other books.
+ * FictionBook keeps a table as a table here (calibre's FB2 writes one cell per line). It goes on to calibre only where
+ * that loses less than every other way (a PDF's tables to an e-book: pdf → md → fb2 → epub, where DOCX would be a
+ * fourth step); elsewhere the e-book engine reads DOCX or EPUB, which keep more of a document's styles.
  */
-const ENDS_A_PLAN = new Set(['fb2']);
+const PASSES_ON_ONLY_TO_LOSE_LESS = new Set(['fb2']);
 
 const pairs: EnginePair[] = PANDOC_READS.flatMap((from) =>
   PANDOC_WRITES.filter((to) => to !== from && !(OFFICE.has(from) && OFFICE.has(to))).map((to) => ({
@@ -39,7 +40,8 @@ const pairs: EnginePair[] = PANDOC_READS.flatMap((from) =>
     to,
     recommended: RECOMMENDED.has(to),
     ...(to === 'odt' ? { cost: ODT_COST } : {}),
-    ...((to === 'html' && PICTURES_INSIDE.has(from)) || ENDS_A_PLAN.has(to) ? { lastStepOnly: true } : {}),
+    ...(to === 'html' && PICTURES_INSIDE.has(from) ? { lastStepOnly: true } : {}),
+    ...(PASSES_ON_ONLY_TO_LOSE_LESS.has(to) ? { passesOnOnlyToLoseLess: true } : {}),
   })),
 );
 

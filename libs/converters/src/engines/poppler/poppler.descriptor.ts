@@ -12,7 +12,9 @@ export const POPPLER_DESCRIPTOR: EngineDescriptor = {
     // The text of a real PDF: after another step (png → pdf) there would be none.
     // Pages without text (scans) are read by OCR (tesseract, the OCR engine's), in the languages asked for.
     { from: 'pdf', to: 'txt', options: ['pages', 'languages'], firstStepOnly: true },
-    { from: 'pdf', to: 'html', options: ['pages'], firstStepOnly: true },
+    // pdftohtml lays the text out as on the page, in positioned lines: a table's cells are text, its rows and columns
+    // are lost. So pdf → html, and every target after it, goes through the Markdown reader's tables where it can.
+    { from: 'pdf', to: 'html', options: ['pages'], firstStepOnly: true, losses: ['table-layout'] },
     // Our own reader of pdftohtml's XML: headings, paragraphs, lists, tables and reading order for agents.
     { from: 'pdf', to: 'md', recommended: true, options: ['pages', 'languages'], firstStepOnly: true },
   ],
