@@ -34,6 +34,8 @@ export interface McpConfig {
   allowedPayTo: string[];
   /** For wallet_status' on-chain balance; defaults to the dev chain's RPC the service declares. */
   rpcUrl?: string;
+  /** Where Solana payments read the mint and a blockhash, and wallet_status the balance; defaults to the service's Solana dev chain, else the public cluster. */
+  solanaRpcUrl?: string;
   outputDir: string;
   ledgerPath: string;
   /** Where local paths may be read from when the client declares no MCP roots; empty: nowhere. */
@@ -60,6 +62,7 @@ const environment = z.object({
   FILESHIFT_URL: z.url().default('http://127.0.0.1:3000'),
   FILESHIFT_API_KEY: z.string().optional(),
   FILESHIFT_WALLET_PRIVATE_KEY: z.string().optional(),
+  FILESHIFT_WALLET_SOLANA_KEY: z.string().optional(),
   FILESHIFT_WALLET_KEYSTORE: z.string().optional(),
   FILESHIFT_WALLET_KEYSTORE_PASSWORD: z.string().optional(),
   FILESHIFT_MAX_PAYMENT_USDC: usdc.default(parseUsdc('0.05')),
@@ -69,6 +72,7 @@ const environment = z.object({
   FILESHIFT_ALLOWED_ASSETS: list.default([]),
   FILESHIFT_ALLOWED_PAY_TO: list.default([]),
   FILESHIFT_RPC_URL: z.url().optional(),
+  FILESHIFT_SOLANA_RPC_URL: z.url().optional(),
   FILESHIFT_OUTPUT_DIR: z.string().default(join(homedir(), 'fileshift-output')),
   FILESHIFT_LEDGER: z.string().default(join(homedir(), '.fileshift', 'spend-ledger.jsonl')),
   FILESHIFT_ALLOWED_ROOTS: z.string().transform((text) => text.split(':').map((item) => item.trim()).filter(Boolean)).default([]),
@@ -81,9 +85,9 @@ const environment = z.object({
 });
 
 export const USAGE = `usage: fileshift-mcp [--http <port> [--host <bind address>]] [--url <service url>] [--output-dir <dir>] [--budget <USDC>] [--max-payment <USDC>]
-Environment: FILESHIFT_URL, FILESHIFT_API_KEY, FILESHIFT_WALLET_PRIVATE_KEY or FILESHIFT_WALLET_KEYSTORE (+ FILESHIFT_WALLET_KEYSTORE_PASSWORD),
-FILESHIFT_MAX_PAYMENT_USDC (0.05), FILESHIFT_BUDGET_USDC (1), FILESHIFT_APPROVAL_THRESHOLD_USDC, FILESHIFT_ALLOWED_NETWORKS,
-FILESHIFT_ALLOWED_ASSETS, FILESHIFT_ALLOWED_PAY_TO, FILESHIFT_RPC_URL, FILESHIFT_OUTPUT_DIR (~/fileshift-output), FILESHIFT_LEDGER,
+Environment: FILESHIFT_URL, FILESHIFT_API_KEY, FILESHIFT_WALLET_PRIVATE_KEY (EVM) and/or FILESHIFT_WALLET_SOLANA_KEY, or FILESHIFT_WALLET_KEYSTORE
+(+ FILESHIFT_WALLET_KEYSTORE_PASSWORD), FILESHIFT_MAX_PAYMENT_USDC (0.05), FILESHIFT_BUDGET_USDC (1), FILESHIFT_APPROVAL_THRESHOLD_USDC,
+FILESHIFT_ALLOWED_NETWORKS, FILESHIFT_ALLOWED_ASSETS, FILESHIFT_ALLOWED_PAY_TO, FILESHIFT_RPC_URL, FILESHIFT_SOLANA_RPC_URL, FILESHIFT_OUTPUT_DIR (~/fileshift-output), FILESHIFT_LEDGER,
 FILESHIFT_ALLOWED_ROOTS (dir:dir, when the client declares no roots), FILESHIFT_URL_TIMEOUT_SECONDS (30), FILESHIFT_URL_DEV_HOSTS (development only);
 over HTTP: FILESHIFT_MCP_HOST (127.0.0.1), FILESHIFT_MCP_TOKEN, FILESHIFT_MCP_ALLOWED_HOSTS, FILESHIFT_MCP_ALLOWED_ORIGINS.`;
 
@@ -121,9 +125,9 @@ export function loadMcpConfig(argv: string[], env: NodeJS.ProcessEnv): ConfigRes
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`);
   const httpPort = flags.http === undefined ? null : Number(flags.http);
   if (httpPort !== null && (!Number.isInteger(httpPort) || httpPort < 1 || httpPort > 65535)) problems.push(`--http: "${flags.http}" is not a port number`);
-  // The wallet holds an EVM key only: a Solana payment would fail at signing time, after the fact.
-  const solana = parsed.data?.FILESHIFT_ALLOWED_NETWORKS.filter((network) => network.startsWith('solana:')) ?? [];
-  if (solana.length > 0) problems.push(`FILESHIFT_ALLOWED_NETWORKS: ${solana.join(', ')} needs a Solana signer; this server signs with an EVM key only (eip155:* networks)`);
+  // Which keys the wallet holds is known once they are read (openContext checks the networks against them).
+  const families = parsed.data?.FILESHIFT_ALLOWED_NETWORKS.filter((network) => !/^(eip155|solana):/.test(network)) ?? [];
+  if (families.length > 0) problems.push(`FILESHIFT_ALLOWED_NETWORKS: ${families.join(', ')} is neither an EVM (eip155:*) nor a Solana (solana:*) network`);
   if (parsed.data && httpPort !== null) problems.push(...remoteHostProblems(parsed.data));
   if (!parsed.success || problems.length > 0) return { ok: false, problems };
   const e = parsed.data;
@@ -134,13 +138,15 @@ export function loadMcpConfig(argv: string[], env: NodeJS.ProcessEnv): ConfigRes
   const pathProblems = [outputDir, ledgerPath, keystorePath, ...roots].flatMap((path) => (path && !path.ok ? [path.problem] : []));
   if (!outputDir.ok || !ledgerPath.ok || (keystorePath && !keystorePath.ok) || pathProblems.length > 0) return { ok: false, problems: pathProblems };
   let wallet: WalletKeySource;
-  if (e.FILESHIFT_WALLET_PRIVATE_KEY) wallet = { privateKey: e.FILESHIFT_WALLET_PRIVATE_KEY };
+  if (e.FILESHIFT_WALLET_PRIVATE_KEY || e.FILESHIFT_WALLET_SOLANA_KEY) wallet = { privateKey: e.FILESHIFT_WALLET_PRIVATE_KEY, solanaKey: e.FILESHIFT_WALLET_SOLANA_KEY };
   else if (e.FILESHIFT_WALLET_KEYSTORE && e.FILESHIFT_WALLET_KEYSTORE_PASSWORD !== undefined) {
     wallet = { keystorePath: keystorePath?.path ?? e.FILESHIFT_WALLET_KEYSTORE, password: e.FILESHIFT_WALLET_KEYSTORE_PASSWORD };
   } else {
     return {
       ok: false,
-      problems: ['wallet: set FILESHIFT_WALLET_PRIVATE_KEY, or FILESHIFT_WALLET_KEYSTORE and FILESHIFT_WALLET_KEYSTORE_PASSWORD (an encrypted v3 keystore file)'],
+      problems: [
+        'wallet: set FILESHIFT_WALLET_PRIVATE_KEY (EVM) and/or FILESHIFT_WALLET_SOLANA_KEY, or FILESHIFT_WALLET_KEYSTORE and FILESHIFT_WALLET_KEYSTORE_PASSWORD (an encrypted keystore file)',
+      ],
     };
   }
   return {
@@ -161,6 +167,7 @@ export function loadMcpConfig(argv: string[], env: NodeJS.ProcessEnv): ConfigRes
       allowedAssets: e.FILESHIFT_ALLOWED_ASSETS,
       allowedPayTo: e.FILESHIFT_ALLOWED_PAY_TO,
       rpcUrl: e.FILESHIFT_RPC_URL,
+      solanaRpcUrl: e.FILESHIFT_SOLANA_RPC_URL,
       outputDir: outputDir.path,
       ledgerPath: ledgerPath.path,
       allowedRoots: roots.flatMap((root) => (root.ok ? [root.path] : [])),

@@ -3,6 +3,7 @@ import { CallPayments } from './call-payments.js';
 import { MAX_FILE_BYTES } from './file-input.js';
 import type { FileshiftContext } from './fileshift-context.js';
 import { AllowedRoots } from './local-paths/allowed-roots.js';
+import { networkName } from './network-names.js';
 import { ResultResources } from './results/result-resources.js';
 import { askUserToApprove, askUserToApprovePlan, canAskUser } from './payment-approval.js';
 import { servePortableToolSchemas } from './portable-schemas.js';
@@ -39,7 +40,7 @@ export function createServer(context: FileshiftContext, { allowLocalPaths }: { a
     async payingClient(plan) {
       const payments = new CallPayments();
       const client = await context.client({
-        approve: (payment) => askUserToApprove(server, payment),
+        approve: async (payment) => askUserToApprove(server, payment, networkName(payment.network, await context.serviceFacts().catch(() => undefined))),
         approvePlan: (plan) => askUserToApprovePlan(server, plan),
         onPayment: payments.onPayment,
       }, plan);

@@ -1,6 +1,5 @@
-import { AgentWallet, type PayerHooks, loadWalletAccount, SpendLedger } from '@fileshift/agent-wallet';
+import { AgentWallet, loadWalletKeys, type PayerHooks, SpendLedger, type WalletKeys } from '@fileshift/agent-wallet';
 import { createClient, type FileshiftClient, type SpendPlan } from '@fileshift/sdk';
-import type { PrivateKeyAccount } from 'viem/accounts';
 import type { McpConfig } from './config.js';
 import { type ServiceFacts, ServiceFactsError } from './service-facts.js';
 
@@ -18,7 +17,10 @@ export interface LocalSpending {
  * the service is down.
  */
 export class FileshiftContext {
-  readonly account: PrivateKeyAccount;
+  /** The EVM account and/or the Solana key; never shown (their addresses are). */
+  readonly keys: WalletKeys;
+  /** The wallet's address, which its ledger lines name: the EVM account's, else the Solana key's. */
+  readonly address: string;
   /** Local, so the spending is known while the service is down. */
   readonly ledger: SpendLedger;
   // Promises, not values: concurrent first calls share one fetch and one wallet (one set of reservations).
@@ -26,8 +28,15 @@ export class FileshiftContext {
   private agentWallet?: Promise<AgentWallet>;
 
   constructor(readonly config: McpConfig) {
-    this.account = loadWalletAccount(config.wallet);
-    this.ledger = new SpendLedger(config.ledgerPath, this.account.address);
+    this.keys = loadWalletKeys(config.wallet);
+    this.address = this.keys.evm?.address ?? this.keys.solana!.address;
+    this.ledger = new SpendLedger(config.ledgerPath, this.address);
+  }
+
+  /** Whether the wallet holds the key that signs on `network` (eip155:* with the EVM key, solana:* with the Solana key). */
+  signsFor(network: string): boolean {
+    if (network.startsWith('solana:')) return Boolean(this.keys.solana);
+    return network.startsWith('eip155:') && Boolean(this.keys.evm);
   }
 
   serviceFacts(): Promise<ServiceFacts> {
@@ -38,7 +47,10 @@ export class FileshiftContext {
     return this.facts;
   }
 
-  /** The wallet, its limits completed with what the service declares (EVM networks: the wallet holds an EVM key). */
+  /**
+   * The wallet, its limits completed with what the service declares, on the networks it holds a key for. Holding
+   * both, it pays on the first network of the service's challenge that the limits allow (the service's order).
+   */
   wallet(): Promise<AgentWallet> {
     this.agentWallet ??= this.createWallet().catch((error: unknown) => {
       this.agentWallet = undefined;
@@ -69,14 +81,17 @@ export class FileshiftContext {
   }
 
   private async createWallet(): Promise<AgentWallet> {
-    const { config } = this;
-    const accepts = (await this.serviceFacts()).accepts.filter((accepted) => accepted.network.startsWith('eip155:'));
+    const { config, keys } = this;
+    const facts = await this.serviceFacts();
+    const accepts = facts.accepts.filter((accepted) => this.signsFor(accepted.network));
     const networks = config.allowedNetworks.length ? config.allowedNetworks : [...new Set(accepts.map((a) => a.network))];
     const allow = config.allowedAssets.length
       ? networks.flatMap((network) => config.allowedAssets.map((asset) => ({ network, asset })))
       : accepts.filter((a) => networks.includes(a.network)).map(({ network, asset }) => ({ network, asset }));
+    const solanaRpcUrl = config.solanaRpcUrl ?? facts.solanaDevChain?.rpcUrl;
     return new AgentWallet({
-      account: this.account,
+      account: keys.evm,
+      solana: keys.solana ? { signer: await keys.solana.signer(), ...(solanaRpcUrl ? { rpcUrl: solanaRpcUrl } : {}) } : undefined,
       ledger: this.ledger,
       approvalThreshold: config.approvalThreshold,
       limits: {

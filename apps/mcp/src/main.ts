@@ -2,6 +2,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadMcpConfig, USAGE } from './config.js';
 import { createServer } from './create-server.js';
+import type { FileshiftContext } from './fileshift-context.js';
 import { serveHttp } from './http-transport.js';
 import { KEYSTORE_USAGE, runKeystoreCommand } from './keystore-command.js';
 import { openContext } from './startup.js';
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
   logStrayErrorsAndContinue();
   if (config.httpPort === null) {
     await createServer(context, { allowLocalPaths: true }).connect(new StdioServerTransport());
-    process.stderr.write(`fileshift-mcp: stdio, service ${config.serviceUrl}, wallet ${context.account.address}, output ${config.outputDir}\n`);
+    process.stderr.write(`fileshift-mcp: stdio, service ${config.serviceUrl}, wallet ${describeWallet(context)}, output ${config.outputDir}\n`);
     return;
   }
   const http = await serveHttp(() => createServer(context, { allowLocalPaths: false }), {
@@ -44,11 +45,17 @@ async function main(): Promise<void> {
   });
   const access = config.bearerToken ? 'bearer token required' : 'no authentication; loopback only';
   process.stderr.write(
-    `fileshift-mcp: Streamable HTTP on ${http.url} (${access}), service ${config.serviceUrl}, wallet ${context.account.address}, output ${config.outputDir}\n`,
+    `fileshift-mcp: Streamable HTTP on ${http.url} (${access}), service ${config.serviceUrl}, wallet ${describeWallet(context)}, output ${config.outputDir}\n`,
   );
   const stop = () => void http.close().then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+/** The wallet's addresses (never its keys). */
+function describeWallet(context: FileshiftContext): string {
+  const { evm, solana } = context.keys;
+  return [evm && `EVM ${evm.address}`, solana && `Solana ${solana.address}`].filter(Boolean).join(', ');
 }
 
 main().catch((error: unknown) => {

@@ -12,11 +12,11 @@ export function canAskUser(server: McpServer): boolean {
  * a client that cannot ask (no elicitation capability) gets a no, since the threshold is the owner's
  * rule that nobody spends above it unasked.
  */
-export async function askUserToApprove(server: McpServer, request: PaymentRequest & { resource?: string }): Promise<boolean> {
+export async function askUserToApprove(server: McpServer, request: PaymentRequest & { resource?: string }, networkName: string): Promise<boolean> {
   if (!canAskUser(server)) return false;
   const result = await server.server.elicitInput({
     mode: 'form',
-    message: `Pay ${formatAmount(request.amount)} USDC on ${request.network} to ${request.payTo}${request.resource ? ` for ${request.resource}` : ''}?`,
+    message: `Pay ${formatAmount(request.amount)} USDC on ${networkName} (${request.network}) to ${request.payTo}${request.resource ? ` for ${request.resource}` : ''}?`,
     requestedSchema: {
       type: 'object',
       properties: { approve: { type: 'boolean', title: 'Approve this payment', default: false } },

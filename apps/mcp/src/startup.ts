@@ -18,12 +18,26 @@ export function openContext(config: McpConfig): StartupResult {
     ...config.allowedRoots.map((root) => (statSync(root, { throwIfNoEntry: false })?.isDirectory() ? null : `FILESHIFT_ALLOWED_ROOTS: ${root} is not a directory`)),
   ].filter((problem): problem is string => problem !== null);
   if (problems.length > 0) return { ok: false, problems };
+  let context: FileshiftContext;
   try {
-    return { ok: true, context: new FileshiftContext(config) };
+    context = new FileshiftContext(config);
   } catch (error) {
-    const variable = 'privateKey' in config.wallet ? 'FILESHIFT_WALLET_PRIVATE_KEY' : error instanceof KeystoreError ? 'FILESHIFT_WALLET_KEYSTORE' : 'FILESHIFT_LEDGER';
-    return { ok: false, problems: [`${variable}: ${(error as Error).message}`] };
+    return { ok: false, problems: [`${keyVariable(config, error)}: ${(error as Error).message}`] };
   }
+  // A network without its key would only fail when paying: say so now.
+  const unsigned = config.allowedNetworks.filter((network) => !context.signsFor(network));
+  if (unsigned.length > 0) {
+    const needs = unsigned.some((network) => network.startsWith('solana:')) ? 'a Solana key (FILESHIFT_WALLET_SOLANA_KEY, or a keystore with one)' : 'an EVM key (FILESHIFT_WALLET_PRIVATE_KEY, or a keystore with one)';
+    return { ok: false, problems: [`FILESHIFT_ALLOWED_NETWORKS: ${unsigned.join(', ')} needs ${needs}; the wallet holds none`] };
+  }
+  return { ok: true, context };
+}
+
+function keyVariable(config: McpConfig, error: unknown): string {
+  if ('keystorePath' in config.wallet) return error instanceof KeystoreError ? 'FILESHIFT_WALLET_KEYSTORE' : 'FILESHIFT_LEDGER';
+  if (!(error instanceof KeystoreError)) return 'FILESHIFT_LEDGER';
+  // The Solana key's errors name it; the EVM key's name "the private key".
+  return /Solana/.test(error.message) ? 'FILESHIFT_WALLET_SOLANA_KEY' : 'FILESHIFT_WALLET_PRIVATE_KEY';
 }
 
 function writableDirectory(variable: string, directory: string): string | null {

@@ -65,10 +65,16 @@ describe('MCP server configuration', () => {
     });
   });
 
-  it('refuses a Solana network: the wallet has no Solana signer', () => {
-    expect(loadMcpConfig([], { FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_ALLOWED_NETWORKS: 'eip155:8453,solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' })).toEqual({
+  it('takes a Solana key beside (or instead of) the EVM one, and refuses a network of neither family', () => {
+    const SOLANA = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
+    expect(loadMcpConfig([], { FILESHIFT_WALLET_SOLANA_KEY: '[1,2]', FILESHIFT_ALLOWED_NETWORKS: SOLANA, FILESHIFT_SOLANA_RPC_URL: 'http://127.0.0.1:8899' })).toMatchObject({
+      ok: true,
+      config: { wallet: { solanaKey: '[1,2]' }, allowedNetworks: [SOLANA], solanaRpcUrl: 'http://127.0.0.1:8899' },
+    });
+    expect(loadMcpConfig([], { FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_WALLET_SOLANA_KEY: '[1,2]' })).toMatchObject({ ok: true, config: { wallet: { privateKey: KEY, solanaKey: '[1,2]' } } });
+    expect(loadMcpConfig([], { FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_ALLOWED_NETWORKS: 'eip155:8453,bip122:000000000019d6689c085ae165831e93' })).toEqual({
       ok: false,
-      problems: ['FILESHIFT_ALLOWED_NETWORKS: solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp needs a Solana signer; this server signs with an EVM key only (eip155:* networks)'],
+      problems: ['FILESHIFT_ALLOWED_NETWORKS: bip122:000000000019d6689c085ae165831e93 is neither an EVM (eip155:*) nor a Solana (solana:*) network'],
     });
   });
 
@@ -85,7 +91,7 @@ describe('MCP server configuration', () => {
   });
 
   it('names every problem', () => {
-    expect(loadMcpConfig([], {})).toEqual({ ok: false, problems: [expect.stringContaining('FILESHIFT_WALLET_PRIVATE_KEY, or FILESHIFT_WALLET_KEYSTORE')] });
+    expect(loadMcpConfig([], {})).toEqual({ ok: false, problems: [expect.stringContaining('FILESHIFT_WALLET_PRIVATE_KEY (EVM) and/or FILESHIFT_WALLET_SOLANA_KEY, or FILESHIFT_WALLET_KEYSTORE')] });
     const bad = loadMcpConfig(['--http', 'eighty'], { FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_BUDGET_USDC: 'lots', FILESHIFT_URL: 'nope' });
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.problems).toEqual(

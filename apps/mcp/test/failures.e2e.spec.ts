@@ -30,7 +30,7 @@ describe('failures are isError results with a way forward, and the same server k
     const corrupt = Buffer.concat([TINY_PNG.subarray(0, 40), Buffer.alloc(200, 7)]);
     const failed = await call(client, 'convert_and_download', { content_base64: corrupt.toString('base64'), filename: 'broken.png', target_format: 'webp' });
     expect(failed.isError).toBe(true);
-    expect(text(failed)).toMatch(/^Job \S+ was started and its fee of 0\.002000 USDC was paid \(tx 0x[0-9a-f]+\)\. The conversion failed \(unsupported_or_corrupt_input\)/);
+    expect(text(failed)).toMatch(/^Job \S+ was started and its fee of 0\.002000 USDC was paid on local anvil dev chain \(eip155:31337\), tx 0x[0-9a-f]+\. The conversion failed \(unsupported_or_corrupt_input\)/);
     await expectStillServing(client);
   });
 
@@ -65,7 +65,7 @@ describe('failures are isError results with a way forward, and the same server k
     await untilDone(client, jobId);
     const unsaved = await call(client, 'purchase_result', { job_id: jobId });
     expect(unsaved.isError).toBe(true);
-    expect(text(unsaved)).toMatch(new RegExp(`^The result of job ${jobId} was bought but not saved to ${blocked}: .*It was paid: 0\\.020000 USDC \\(tx 0x[0-9a-f]+\\)\\. Calling purchase_result with job_id ${jobId} again is free`));
+    expect(text(unsaved)).toMatch(new RegExp(`^The result of job ${jobId} was bought but not saved to ${blocked}: .*It was paid: 0\\.020000 USDC on local anvil dev chain \\(eip155:31337\\), tx 0x[0-9a-f]+\\. Calling purchase_result with job_id ${jobId} again is free`));
     await expectStillServing(client);
 
     const elsewhere = await harness.connect(harness.context());

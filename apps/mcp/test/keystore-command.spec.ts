@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decryptKeystore, type KeystoreV3 } from '@fileshift/agent-wallet';
+import { decryptKeystore, decryptWalletKeystore, type KeystoreV3, SolanaKey } from '@fileshift/agent-wallet';
 import { privateKeyToAddress } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadMcpConfig } from '../src/config.js';
@@ -33,7 +33,7 @@ describe('fileshift-mcp keystore create (the built bin)', () => {
 
     const loaded = loadMcpConfig([], { FILESHIFT_WALLET_KEYSTORE: path, FILESHIFT_WALLET_KEYSTORE_PASSWORD: password, FILESHIFT_OUTPUT_DIR: join(dir, 'out'), FILESHIFT_LEDGER: join(dir, 'ledger.jsonl') });
     const opened = loaded.ok ? openContext(loaded.config) : loaded;
-    expect(opened.ok && opened.context.account.address).toBe(address);
+    expect(opened.ok && opened.context.address).toBe(address);
   });
 
   it('--import encrypts the key from FILESHIFT_WALLET_PRIVATE_KEY with the password from the environment, creating the directory', () => {
@@ -44,6 +44,30 @@ describe('fileshift-mcp keystore create (the built bin)', () => {
     expect(created.stdout).toContain(privateKeyToAddress(ANVIL_KEY));
     expect(created.stdout + created.stderr).not.toContain(password);
     expect(created.stdout + created.stderr).not.toContain(ANVIL_KEY.slice(2));
+  });
+
+  it('--solana writes a Solana key (with --evm, both) that the server opens; --import takes FILESHIFT_WALLET_SOLANA_KEY; no key is printed', () => {
+    const password = 'solana password';
+    const created = run(['create', 'solana.json', '--solana'], { env: { FILESHIFT_WALLET_KEYSTORE_PASSWORD: password } });
+    expect(created.status, created.stderr).toBe(0);
+    const path = join(dir, 'solana.json');
+    const opened = decryptWalletKeystore(JSON.parse(readFileSync(path, 'utf8')), password);
+    expect(opened.evm).toBeUndefined();
+    expect(created.stdout).toContain(`Created ${path} for wallet Solana ${opened.solana!.address}.`);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const loaded = loadMcpConfig([], { FILESHIFT_WALLET_KEYSTORE: path, FILESHIFT_WALLET_KEYSTORE_PASSWORD: password, FILESHIFT_OUTPUT_DIR: join(dir, 'out'), FILESHIFT_LEDGER: join(dir, 'ledger.jsonl') });
+    const context = loaded.ok ? openContext(loaded.config) : loaded;
+    expect(context.ok && context.context.address).toBe(opened.solana!.address);
+
+    const solana = SolanaKey.generate();
+    const secret = JSON.stringify([...solana.exportSecretKey()]);
+    const imported = run(['create', 'both.json', '--import'], { env: { FILESHIFT_WALLET_PRIVATE_KEY: ANVIL_KEY, FILESHIFT_WALLET_SOLANA_KEY: secret, FILESHIFT_WALLET_KEYSTORE_PASSWORD: password } });
+    expect(imported.status, imported.stderr).toBe(0);
+    const both = decryptWalletKeystore(JSON.parse(readFileSync(join(dir, 'both.json'), 'utf8')), password);
+    expect([both.evm, both.solana?.address]).toEqual([ANVIL_KEY, solana.address]);
+    expect(imported.stdout).toContain(`for wallet EVM ${privateKeyToAddress(ANVIL_KEY)}, Solana ${solana.address}.`);
+    expect(imported.stdout + imported.stderr).not.toContain(secret.slice(1, 30));
+    expect(imported.stdout + imported.stderr).not.toContain(ANVIL_KEY.slice(2));
   });
 
   it('never overwrites a file, and refuses a short password or a missing key to import', () => {

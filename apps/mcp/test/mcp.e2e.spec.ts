@@ -78,7 +78,7 @@ describe('MCP server through an in-process client, against the live service on t
     const client = await harness.connect(harness.context());
     const detected = await call(client, 'detect_file_type', { content_base64: TINY_PNG.toString('base64'), filename: 'mystery.bin' });
     expect(detected.structuredContent).toMatchObject({ detected: true, format: 'png', paid_usdc: '0.002000', transaction: expect.stringMatching(/^0x/) });
-    expect(text(detected)).toMatch(/Paid 0\.002000 USDC \(tx 0x[0-9a-f]+\)/);
+    expect(text(detected)).toMatch(/Paid 0\.002000 USDC on local anvil dev chain \(eip155:31337\), tx 0x[0-9a-f]+\./);
     expect(detected.structuredContent).toMatchObject({ compatibility: { status: 'yes', reason: expect.not.stringContaining('as well') } });
     // Repeated with its payment_id (a retry after a lost answer): the same answer and transaction, charged once.
     const paymentId = structured<{ payment_id: string }>(detected).payment_id;

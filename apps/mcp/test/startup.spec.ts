@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encryptKeystore } from '@fileshift/agent-wallet';
+import { encryptKeystore, encryptWalletKeystore, SolanaKey } from '@fileshift/agent-wallet';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadMcpConfig } from '../src/config.js';
 import { openContext } from '../src/startup.js';
@@ -21,7 +21,7 @@ describe('startup checks (before serving)', () => {
 
   it('creates the output and ledger directories and opens the wallet', () => {
     const opened = open({ FILESHIFT_WALLET_PRIVATE_KEY: KEY });
-    expect(opened.ok && opened.context.account.address).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+    expect(opened.ok && opened.context.address).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
   });
 
   it('names an output directory that cannot be created', () => {
@@ -48,5 +48,22 @@ describe('startup checks (before serving)', () => {
       ok: false,
       problems: ['FILESHIFT_WALLET_KEYSTORE: wrong keystore password (or a damaged keystore)'],
     });
+  });
+
+  it('opens a Solana-only keystore, and refuses networks the wallet holds no key for, naming the variable', () => {
+    const solana = SolanaKey.generate();
+    const keystore = join(dir, 'solana.json');
+    writeFileSync(keystore, JSON.stringify(encryptWalletKeystore({ solana }, 'right', { n: 1024 })));
+    const opened = open({ FILESHIFT_WALLET_KEYSTORE: keystore, FILESHIFT_WALLET_KEYSTORE_PASSWORD: 'right' });
+    expect(opened.ok && [opened.context.address, opened.context.keys.evm]).toEqual([solana.address, undefined]);
+    expect(open({ FILESHIFT_WALLET_KEYSTORE: keystore, FILESHIFT_WALLET_KEYSTORE_PASSWORD: 'right', FILESHIFT_ALLOWED_NETWORKS: 'eip155:8453' })).toEqual({
+      ok: false,
+      problems: ['FILESHIFT_ALLOWED_NETWORKS: eip155:8453 needs an EVM key (FILESHIFT_WALLET_PRIVATE_KEY, or a keystore with one); the wallet holds none'],
+    });
+    expect(open({ FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_ALLOWED_NETWORKS: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' })).toEqual({
+      ok: false,
+      problems: ['FILESHIFT_ALLOWED_NETWORKS: solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp needs a Solana key (FILESHIFT_WALLET_SOLANA_KEY, or a keystore with one); the wallet holds none'],
+    });
+    expect(open({ FILESHIFT_WALLET_SOLANA_KEY: '[1,2,3]' })).toEqual({ ok: false, problems: ['FILESHIFT_WALLET_SOLANA_KEY: a Solana secret key has 64 bytes, not 3'] });
   });
 });

@@ -112,7 +112,7 @@ describe("the agent wallet's limits through the MCP tools, against the live serv
     const declined = await call(client, 'detect_file_type', { path: harness.png });
     expect(declined.isError).toBe(true);
     expect(text(declined)).toMatch(/^Payment refused \(approval\): 0\.002000 USDC is above the approval threshold of 0\.001000 USDC and the user did not approve it/);
-    expect(asked).toEqual([expect.stringMatching(/^Pay 0\.002000 USDC on eip155:31337 to 0x/), expect.stringMatching(/^Pay 0\.002000 USDC/)]);
+    expect(asked).toEqual([expect.stringMatching(/^Pay 0\.002000 USDC on local anvil dev chain \(eip155:31337\) to 0x/), expect.stringMatching(/^Pay 0\.002000 USDC/)]);
     expect(await harness.payerBalance()).toBe(before - 2000n);
   });
 

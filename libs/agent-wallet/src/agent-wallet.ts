@@ -5,19 +5,32 @@ import {
   createPayer,
   describePlan,
   type Payer,
+  type PayerOptions,
   type PaymentRequest,
   SpendLimitError,
   type SignedPayment,
   type SpendLimits,
   type SpendPlan,
 } from '@fileshift/sdk';
+import { zeroAddress } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import type { SpendLedger, SpendRecord } from './spend-ledger.js';
 
+/** Signs Solana payments: a `@solana/kit` signer (e.g. SolanaKey.signer()), and where to read the chain. */
+export interface SolanaSigning {
+  signer: NonNullable<PayerOptions['svmSigner']>;
+  /** A local chain's RPC (the service's Solana dev chain); the public cluster of the payment's network when absent. */
+  rpcUrl?: string;
+}
+
 export interface AgentWalletOptions {
-  account: PrivateKeyAccount;
+  /** Signs EVM payments; absent in a wallet with a Solana key only. */
+  account?: PrivateKeyAccount;
+  /** Signs Solana payments; absent in a wallet with an EVM key only. */
+  solana?: SolanaSigning;
+  /** Which networks it pays on: only those of the keys it holds (an allowed network without its key is refused at construction). */
   limits: SpendLimits;
-  /** This wallet's ledger (made for the account's address). */
+  /** This wallet's ledger (made for its address: the EVM account's, else the Solana key's). */
   ledger: SpendLedger;
   /** Payments above this amount (atomic units) need the owner's approval; null: none do. */
   approvalThreshold?: bigint | null;
@@ -36,6 +49,7 @@ export interface PayerHooks {
 }
 
 export interface WalletSpending {
+  /** The wallet's address: the EVM account's, else the Solana key's. */
   address: string;
   spent: bigint;
   /** null: no budget set. */
@@ -65,11 +79,17 @@ export class AgentWallet {
   private readonly inFlight: SpendRecord[] = [];
 
   constructor(private readonly options: AgentWalletOptions) {
-    const { ledger, limits, account } = options;
-    if (!ledger.belongsTo(account.address)) throw new Error(`the spend ledger was opened for another wallet than ${account.address}`);
+    const { ledger, limits, account, solana } = options;
+    const address = account?.address ?? solana?.signer.address;
+    if (!address) throw new TypeError('an agent wallet needs an EVM account, a Solana signer, or both');
+    if (!ledger.belongsTo(address)) throw new Error(`the spend ledger was opened for another wallet than ${address}`);
+    const unsigned = limits.allow.filter(({ network }) => (network.startsWith('solana:') ? !solana : !account));
+    if (unsigned.length > 0) throw new TypeError(`the wallet holds no key for ${[...new Set(unsigned.map(({ network }) => network))].join(', ')}`);
     this.sharedPayer = createPayer({
       ...limits,
-      account,
+      // The SDK's payer always takes EVM offers: a Solana-only wallet lists no EVM network, so this signer is never asked.
+      account: account ?? NO_EVM_KEY,
+      ...(solana ? { svmSigner: solana.signer, svmRpcUrl: solana.rpcUrl } : {}),
       spent: {
         total: () => ledger.total() - this.inFlight.reduce((sum, record) => sum + BigInt(record.amount), 0n),
         record: (payment) => this.signed(payment),
@@ -77,8 +97,19 @@ export class AgentWallet {
     });
   }
 
-  get account(): PrivateKeyAccount {
+  /** The EVM account; undefined in a wallet with a Solana key only. */
+  get account(): PrivateKeyAccount | undefined {
     return this.options.account;
+  }
+
+  /** The address the ledger keeps this wallet's spending under: the EVM account's, else the Solana key's. */
+  get address(): string {
+    return this.options.account?.address ?? this.options.solana!.signer.address;
+  }
+
+  /** Each key's address. */
+  get addresses(): { evm: string | null; solana: string | null } {
+    return { evm: this.options.account?.address ?? null, solana: this.options.solana?.signer.address ?? null };
   }
 
   /** A payer for one caller. */
@@ -117,7 +148,7 @@ export class AgentWallet {
   spending(): WalletSpending {
     const spent = this.options.ledger.total();
     const { budget } = this.options.limits;
-    return { address: this.account.address, spent, budgetLeft: budget === undefined ? null : budget > spent ? budget - spent : 0n, limits: this.options.limits };
+    return { address: this.address, spent, budgetLeft: budget === undefined ? null : budget > spent ? budget - spent : 0n, limits: this.options.limits };
   }
 
   private async admit(payment: PaymentRequest & { resource?: string }, hooks: PayerHooks, call: CallState): Promise<boolean> {
@@ -153,6 +184,11 @@ export class AgentWallet {
     if (index >= 0) this.inFlight.splice(index, 1);
   }
 }
+
+const NO_EVM_KEY: PayerOptions['account'] = {
+  address: zeroAddress,
+  signTypedData: () => Promise.reject(new Error('this wallet holds no EVM key')),
+};
 
 function sameRequest(a: SignedPayment, b: SignedPayment): boolean {
   return a.network === b.network && a.asset === b.asset && a.payTo === b.payTo && a.amount === b.amount && (a.resource ?? '') === (b.resource ?? '');

@@ -7,6 +7,7 @@ import { deliveredResultShape, deliverResult, MAX_EMBEDDED_BYTES, ResultNotSaved
 import { conversionOptionsShape } from './conversion-options.js';
 import { describeError } from './describe-error.js';
 import { describeRefusal } from './describe-refusal.js';
+import { describePaidOn, paidOn, paidOnShape, type PaidOn } from './paid-on.js';
 import { ProgressNotifier } from './progress-notifier.js';
 import type { ToolDeps } from './tool-deps.js';
 import { checkedTargetFormat } from './target-format-check.js';
@@ -16,7 +17,7 @@ import { toolError, toolResult } from './tool-result.js';
 interface StartedJob {
   jobId: string;
   fee: bigint | null;
-  transaction: string | null;
+  paidOn: PaidOn;
 }
 
 export function registerConvertAndDownload({ server, context, fileSources, results, payingClient, canAskUser }: ToolDeps): void {
@@ -36,7 +37,11 @@ export function registerConvertAndDownload({ server, context, fileSources, resul
         ...conversionOptionsShape,
         embed: z.boolean().default(false).describe(`Also embed files that are not images or audio when they have at most ${MAX_EMBEDDED_BYTES} bytes.`),
       },
-      outputSchema: { ...deliveredResultShape, job_fee_usdc: z.string().nullable().describe('What this call paid for the job fee.') },
+      outputSchema: {
+        ...deliveredResultShape,
+        job_fee_usdc: z.string().nullable().describe('What this call paid for the job fee.'),
+        job_fee_paid_on: paidOnShape.describe('Where the job fee was paid (paid_on is where the result was).'),
+      },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     async (input, extra) => {
@@ -52,7 +57,8 @@ export function registerConvertAndDownload({ server, context, fileSources, resul
         const paying = await payingClient(plan);
         const progress = new ProgressNotifier(extra);
         const job = await paying.client.startConversion({ data: file.bytes, filename: file.filename, createdAt: file.createdAt }, { format: target.format, options: input.options }, undefined, extra.signal);
-        started = { jobId: job.job_id, fee: paying.payments.paidFor(job.receipt), transaction: job.receipt?.transaction ?? null };
+        const feePaid = paying.payments.paidFor(job.receipt);
+        started = { jobId: job.job_id, fee: feePaid?.amount ?? null, paidOn: await paidOn(feePaid, context) };
         await progress.report(5, `job ${job.job_id} started`);
         await paying.client.waitForJob(job.job_id, {
           signal: extra.signal,
@@ -61,12 +67,12 @@ export function registerConvertAndDownload({ server, context, fileSources, resul
             void progress.report(percent, `job ${status.status}`);
           },
         });
-        const { result, content, text } = await deliverResult(paying, job.job_id, { outputDir: context.config.outputDir, results, embed: input.embed });
+        const { result, content, text } = await deliverResult(paying, job.job_id, { context, results, embed: input.embed });
         await progress.report(100, 'saved');
         const fee = started.fee === null ? null : formatAmount(started.fee);
         return toolResult(
-          { ...result, job_fee_usdc: fee },
-          `Converted ${file.filename} to ${input.target_format} (job ${job.job_id}${fee ? `, job fee ${fee} USDC` : ''}). ${text}`,
+          { ...result, job_fee_usdc: fee, job_fee_paid_on: started.paidOn },
+          `Converted ${file.filename} to ${input.target_format} (job ${job.job_id}${started.paidOn ? `, job fee ${fee} USDC ${describePaidOn(started.paidOn)}` : ''}). ${text}`,
           content,
         );
       } catch (error) {
@@ -80,7 +86,8 @@ export function registerConvertAndDownload({ server, context, fileSources, resul
 
 /** A failure once the job fee was paid: what was paid, and how to carry on with the job. */
 function afterJobFee(job: StartedJob, error: unknown, reason: string): string {
-  const paid = job.fee === null ? `Job ${job.jobId} was started` : `Job ${job.jobId} was started and its fee of ${formatAmount(job.fee)} USDC was paid (tx ${job.transaction})`;
+  const paid =
+    job.fee === null || !job.paidOn ? `Job ${job.jobId} was started` : `Job ${job.jobId} was started and its fee of ${formatAmount(job.fee)} USDC was paid ${describePaidOn(job.paidOn)}`;
   if (error instanceof SpendLimitError) {
     return `${paid}, but buying its result was refused: ${reason} Nothing more was signed or paid. Call purchase_result with job_id ${job.jobId} once the limits allow it.`;
   }

@@ -9,6 +9,7 @@ import type { ToolDeps } from './tool-deps.js';
 import { checkedTargetFormat } from './target-format-check.js';
 import { toolError, toolResult } from './tool-result.js';
 import { signedReceiptShape } from './deliver-result.js';
+import { describePaidOn, paidOn, paidOnShape } from './paid-on.js';
 
 export function registerConvertFile({ server, context, fileSources, payingClient, canAskUser }: ToolDeps): void {
   server.registerTool(
@@ -33,6 +34,7 @@ export function registerConvertFile({ server, context, fileSources, payingClient
         idempotency_key: z.string().describe('Pass it again to retry this call without paying the fee twice.'),
         fee_paid_usdc: z.string().nullable().describe('What this call paid; null when an earlier call with the same idempotency key already paid.'),
         transaction: z.string().nullable(),
+        paid_on: paidOnShape,
         signed_receipt: signedReceiptShape,
         expected_result_price_usdc: z.string().nullable().describe("The service's declared price for this result."),
       },
@@ -56,15 +58,16 @@ export function registerConvertFile({ server, context, fileSources, payingClient
           job_id: started.job_id,
           status: started.status,
           idempotency_key: idempotencyKey,
-          fee_paid_usdc: paid === null ? null : formatAmount(paid),
-          transaction: paid === null ? null : (started.receipt?.transaction ?? null),
+          fee_paid_usdc: paid === null ? null : formatAmount(paid.amount),
+          transaction: paid?.transaction ?? null,
+          paid_on: await paidOn(paid, context),
           signed_receipt: paid === null ? null : (started.receipt?.signed?.jws ?? null),
           expected_result_price_usdc: expected === null ? null : formatAmount(expected),
         };
         return toolResult(
           result,
           `Started job ${result.job_id} (${file.filename} → ${input.target_format}, idempotency key ${idempotencyKey}). ` +
-            `${result.fee_paid_usdc ? `Paid the ${result.fee_paid_usdc} USDC job fee (tx ${result.transaction}).` : 'No new fee: this idempotency key already started the job.'} ` +
+            `${result.paid_on ? `Paid the ${result.fee_paid_usdc} USDC job fee ${describePaidOn(result.paid_on)}.` : 'No new fee: this idempotency key already started the job.'} ` +
             `${result.expected_result_price_usdc ? `The result will cost ${result.expected_result_price_usdc} USDC. ` : ''}Poll get_conversion_status in ${started.retry_after_seconds} s.`,
         );
       } catch (error) {

@@ -1,11 +1,13 @@
 import { checkDelivered, type DeliveryRecord, type FileshiftClient, parseUsdc } from '@fileshift/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { CallPayments } from '../call-payments.js';
+import type { CallPayment, CallPayments } from '../call-payments.js';
+import type { FileshiftContext } from '../fileshift-context.js';
 import { describeResultContent, MAX_EMBEDDED_BYTES, resultContent } from '../results/result-content.js';
 import type { ResultResources } from '../results/result-resources.js';
 import { saveResult } from '../save-result.js';
 import { formatAmount } from '../usdc-amount.js';
+import { describePaidOn, paidOn, paidOnShape } from './paid-on.js';
 
 export { MAX_EMBEDDED_BYTES };
 
@@ -52,6 +54,7 @@ export const deliveredResultShape = {
   size_bytes: z.number(),
   price_paid_usdc: z.string().nullable().describe('What this call paid for the result; null when it had been bought before (no new charge).'),
   transaction: z.string().nullable(),
+  paid_on: paidOnShape,
   receipt: receiptShape.nullable(),
   delivery_record: deliveryRecordShape,
   resource_uri: z.string().describe('The result as an MCP resource of this session (resources/read), also returned as a resource_link.'),
@@ -71,11 +74,13 @@ export class ResultNotSavedError extends Error {}
 export async function deliverResult(
   { client, payments }: { client: FileshiftClient; payments: CallPayments },
   jobId: string,
-  { outputDir, results, embed }: { outputDir: string; results: ResultResources; embed: boolean },
+  { context, results, embed }: { context: FileshiftContext; results: ResultResources; embed: boolean },
 ): Promise<{ result: DeliveredResult; content: CallToolResult['content']; text: string }> {
   const bought = await client.buyResult(jobId);
+  const { outputDir } = context.config;
   const paid = payments.paidFor(bought.receipt);
   const receipt = receiptOfPurchase(bought, paid);
+  const where = await paidOn(paid, context);
   let data: Uint8Array;
   let path: string;
   try {
@@ -86,7 +91,7 @@ export async function deliverResult(
     if (bought.deliveryRecord) checkDelivered(bought.deliveryRecord, data);
     path = await saveResult(outputDir, bought.filename, data);
   } catch (error) {
-    const charge = paid === null ? 'It had been paid for before' : `It was paid: ${formatAmount(paid)} USDC (tx ${receipt?.transaction})`;
+    const charge = where === null ? 'It had been paid for before' : `It was paid: ${formatAmount(paid!.amount)} USDC ${describePaidOn(where)}`;
     throw new ResultNotSavedError(
       `The result of job ${jobId} was bought but not saved to ${outputDir}: ${(error as Error).message}. ${charge}. ` +
         `Calling purchase_result with job_id ${jobId} again is free (no new payment); the download URL also works for one hour: ${bought.download_url}`,
@@ -102,8 +107,9 @@ export async function deliverResult(
     filename: bought.filename,
     mime_type: bought.mime_type,
     size_bytes: data.length,
-    price_paid_usdc: paid === null ? null : formatAmount(paid),
-    transaction: paid === null ? null : (bought.receipt?.transaction ?? null),
+    price_paid_usdc: paid === null ? null : formatAmount(paid.amount),
+    transaction: paid?.transaction ?? null,
+    paid_on: where,
     receipt,
     delivery_record: bought.deliveryRecord ? recordOf(bought.deliveryRecord) : null,
     resource_uri: resource.uri,
@@ -113,14 +119,14 @@ export async function deliverResult(
   return { result, content: returned.content, text: `${describeDelivery(result)} ${describeResultContent(resource, returned)}` };
 }
 
-function receiptOfPurchase(bought: Awaited<ReturnType<FileshiftClient['buyResult']>>, paid: bigint | null): DeliveredResult['receipt'] {
+function receiptOfPurchase(bought: Awaited<ReturnType<FileshiftClient['buyResult']>>, paid: CallPayment | null): DeliveredResult['receipt'] {
   const { receipt: settled, payment: recorded } = bought;
   if (settled && paid !== null) {
     return {
       network: settled.network,
       payer: settled.payer ?? null,
       transaction: settled.transaction,
-      amount_usdc: formatAmount(paid),
+      amount_usdc: formatAmount(paid.amount),
       settled_at: recorded?.settled_at ?? null,
       signed_receipt: settled.signed?.jws ?? null,
     };
@@ -137,6 +143,6 @@ function recordOf(record: DeliveryRecord): NonNullable<DeliveredResult['delivery
 }
 
 function describeDelivery(result: DeliveredResult): string {
-  const paid = result.price_paid_usdc ? `Paid ${result.price_paid_usdc} USDC (tx ${result.transaction}).` : 'Already paid for earlier: no new charge.';
+  const paid = result.paid_on ? `Paid ${result.price_paid_usdc} USDC ${describePaidOn(result.paid_on)}.` : 'Already paid for earlier: no new charge.';
   return `Saved ${result.filename} (${result.size_bytes} bytes, ${result.mime_type}) to ${result.path}. ${paid} Download URL (1 hour): ${result.download_url}`;
 }

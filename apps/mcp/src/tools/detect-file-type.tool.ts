@@ -6,6 +6,7 @@ import { describeError } from './describe-error.js';
 import type { ToolDeps } from './tool-deps.js';
 import { toolError, toolResult } from './tool-result.js';
 import { signedReceiptShape } from './deliver-result.js';
+import { describePaidOn, paidOn, paidOnShape } from './paid-on.js';
 
 export function registerDetectFileType({ server, context, fileSources, payingClient, canAskUser }: ToolDeps): void {
   server.registerTool(
@@ -38,6 +39,7 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
         paid_usdc: z.string().nullable().describe('What the settled payment behind this answer cost (for a repeat with the same payment_id, the first call\'s); null when none came back.'),
         payment_id: z.string().describe('The payment identifier used: pass it again to retry this call without paying twice.'),
         transaction: z.string().nullable(),
+        paid_on: paidOnShape,
         signed_receipt: signedReceiptShape,
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -59,8 +61,9 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
           compatibility: { status: detected.convert_file_compatibility.status, reason: detected.convert_file_compatibility.reason },
           suggested_filename: detected.suggested_filename ?? null,
           convertible_to: detected.convertible_to,
-          paid_usdc: paid === null ? null : formatAmount(paid),
-          transaction: paid === null ? null : (detected.receipt?.transaction ?? null),
+          paid_usdc: paid === null ? null : formatAmount(paid.amount),
+          transaction: paid?.transaction ?? null,
+          paid_on: await paidOn(paid, context),
           signed_receipt: paid === null ? null : (detected.receipt?.signed?.jws ?? null),
           payment_id: paymentId,
         };
@@ -69,7 +72,7 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
             `${detected.convert_file_compatibility.reason} ` +
             `It can be converted to: ${detected.convertible_to.join(', ') || 'nothing on this service'}.`
           : `The type of ${file.filename} could not be detected.`;
-        const payment = result.paid_usdc ? `Paid ${result.paid_usdc} USDC (tx ${result.transaction}).` : 'No settled payment came back (wallet_status shows what was spent).';
+        const payment = result.paid_on ? `Paid ${result.paid_usdc} USDC ${describePaidOn(result.paid_on)}.` : 'No settled payment came back (wallet_status shows what was spent).';
         return toolResult(result, `${text} ${payment}`);
       } catch (error) {
         return toolError(describeError(error, context, { canAskUser: canAskUser() }));

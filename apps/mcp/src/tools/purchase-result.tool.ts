@@ -22,7 +22,7 @@ export function registerPurchaseResult({ server, context, results, payingClient,
     },
     async ({ job_id: jobId, embed }) => {
       try {
-        const { result, content, text } = await deliverResult(await payingClient(), jobId, { outputDir: context.config.outputDir, results, embed });
+        const { result, content, text } = await deliverResult(await payingClient(), jobId, { context, results, embed });
         return toolResult(result, text, content);
       } catch (error) {
         return toolError(describeError(error, context, { canAskUser: canAskUser() }));

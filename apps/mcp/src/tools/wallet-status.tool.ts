@@ -2,12 +2,19 @@ import { pricesOf, type ServicePrices } from '@fileshift/sdk';
 import { createPublicClient, erc20Abi, http } from 'viem';
 import { z } from 'zod';
 import type { FileshiftContext } from '../fileshift-context.js';
+import { networkName } from '../network-names.js';
+import { solanaTokenBalance } from '../solana-balance.js';
 import { formatAmount } from '../usdc-amount.js';
 import { describeError } from './describe-error.js';
 import type { ToolDeps } from './tool-deps.js';
 import { toolResult } from './tool-result.js';
 
-const balanceShape = z.object({ network: z.string(), asset: z.string(), balance_usdc: z.string().nullable().describe('Null when no RPC for that network is known.') });
+const balanceShape = z.object({
+  network: z.string(),
+  network_name: z.string(),
+  asset: z.string(),
+  balance_usdc: z.string().nullable().describe('Null when no RPC for that network is known.'),
+});
 const pricesShape = z.object({
   detect_file_type_usdc: z.string().nullable(),
   conversion_job_fee_usdc: z.string().nullable(),
@@ -20,12 +27,15 @@ export function registerWalletStatus({ server, context }: ToolDeps): void {
     {
       title: 'Agent wallet status',
       description:
-        "The agent wallet's address, what it spent so far, the budget left and the per-payment cap (known locally, always answered); " +
-        "plus, from the service, the networks and assets it pays with, its on-chain USDC balance and the service's current prices. " +
+        "The agent wallet's addresses (EVM and/or Solana), what it spent so far over every network, the budget left and the per-payment cap " +
+        "(known locally, always answered); plus, from the service, the networks and assets it pays with (in the order it prefers them: the service's), " +
+        "its on-chain USDC balance on each and the service's current prices. " +
         'When the service is down those are null and service_unavailable says why. Free.',
       inputSchema: {},
       outputSchema: {
-        address: z.string(),
+        address: z.string().describe("The wallet's address in its spend ledger: the EVM one, else the Solana one."),
+        evm_address: z.string().nullable().describe('Pays on EVM networks (eip155:*); null when the wallet holds no EVM key.'),
+        solana_address: z.string().nullable().describe('Pays on Solana networks (solana:*); null when the wallet holds no Solana key.'),
         spent_usdc: z.string(),
         budget_usdc: z.string(),
         budget_left_usdc: z.string(),
@@ -41,7 +51,9 @@ export function registerWalletStatus({ server, context }: ToolDeps): void {
       const spending = context.spending();
       const threshold = context.config.approvalThreshold;
       const local = {
-        address: context.account.address,
+        address: context.address,
+        evm_address: context.keys.evm?.address ?? null,
+        solana_address: context.keys.solana?.address ?? null,
         spent_usdc: formatAmount(spending.spent),
         budget_usdc: formatAmount(spending.budget),
         budget_left_usdc: formatAmount(spending.budgetLeft),
@@ -56,7 +68,8 @@ export function registerWalletStatus({ server, context }: ToolDeps): void {
       if (typeof remote === 'string') {
         return toolResult({ ...local, balances: null, prices: null, service_unavailable: remote }, `${localText} Balances and prices are unavailable: ${remote}`);
       }
-      const balanceText = remote.balances.map((b) => `${b.balance_usdc ?? 'unknown (set FILESHIFT_RPC_URL)'} USDC on ${b.network}`).join('; ');
+      const unknown = (network: string) => `unknown (set ${network.startsWith('solana:') ? 'FILESHIFT_SOLANA_RPC_URL' : 'FILESHIFT_RPC_URL'})`;
+      const balanceText = remote.balances.map((b) => `${b.balance_usdc ?? unknown(b.network)} USDC on ${b.network_name} (${b.network})`).join('; ');
       return toolResult({ ...local, ...remote, service_unavailable: null }, `${localText} On-chain: ${balanceText || 'no allowed network'}. ${describePrices(remote.prices)}`);
     },
   );
@@ -67,14 +80,20 @@ async function serviceSide(context: FileshiftContext) {
   const rpcUrl = context.config.rpcUrl ?? facts.devChain?.rpcUrl;
   const chain = rpcUrl ? createPublicClient({ transport: http(rpcUrl) }) : undefined;
   const chainNetwork = chain ? await chain.getChainId().then((id) => `eip155:${id}`, () => null) : null;
+  const { evm, solana } = wallet.addresses;
+  // One RPC serves one chain: other networks' balances stay unknown.
+  const balanceOn = async (network: string, asset: string): Promise<bigint | null> => {
+    if (network.startsWith('solana:')) {
+      const rpcUrl = context.config.solanaRpcUrl ?? (network === facts.solanaDevChain?.network ? facts.solanaDevChain.rpcUrl : undefined);
+      return rpcUrl && solana ? solanaTokenBalance(rpcUrl, solana, asset) : null;
+    }
+    if (!chain || network !== chainNetwork || !evm) return null;
+    return chain.readContract({ address: asset as `0x${string}`, abi: erc20Abi, functionName: 'balanceOf', args: [evm as `0x${string}`] }).catch(() => null);
+  };
   const balances = await Promise.all(
     wallet.spending().limits.allow.map(async ({ network, asset }) => {
-      // One RPC serves one chain: other networks' balances stay unknown.
-      const balance =
-        chain && network === chainNetwork
-          ? await chain.readContract({ address: asset as `0x${string}`, abi: erc20Abi, functionName: 'balanceOf', args: [wallet.account.address] }).catch(() => null)
-          : null;
-      return { network, asset, balance_usdc: balance === null ? null : formatAmount(balance) };
+      const balance = await balanceOn(network, asset);
+      return { network, network_name: networkName(network, facts), asset, balance_usdc: balance === null ? null : formatAmount(balance) };
     }),
   );
   return { balances, prices: pricesShown(pricesOf(facts)) };

@@ -9,6 +9,7 @@ import { createPublicClient, erc20Abi, http } from 'viem';
 import { loadMcpConfig } from '../../src/config.js';
 import { createServer } from '../../src/create-server.js';
 import { FileshiftContext } from '../../src/fileshift-context.js';
+import { solanaTokenBalance } from '../../src/solana-balance.js';
 import { TINY_PNG } from './fixtures.js';
 
 /** The live service on its dev chain, a scratch directory with a PNG, and MCP servers wired to them through in-process clients. */
@@ -56,6 +57,19 @@ export class McpHarness {
     const client = new Client({ name: 'test', version: '1.0.0' }, options);
     await client.connect(clientSide);
     return client;
+  }
+
+  /** A context whose wallet holds the Solana dev chain's funded payer key, and no EVM key unless `env` gives one. */
+  solanaContext(env: Record<string, string> = {}): FileshiftContext {
+    return this.context({ FILESHIFT_WALLET_PRIVATE_KEY: '', FILESHIFT_WALLET_SOLANA_KEY: JSON.stringify(this.service.solanaDevChain.payerSecretKey), ...env });
+  }
+
+  /** The Solana payer's test USDC, read from the local Solana. */
+  async solanaPayerBalance(): Promise<bigint> {
+    const { rpcUrl, payerAddress, usdc } = this.service.solanaDevChain;
+    const balance = await solanaTokenBalance(rpcUrl, payerAddress, usdc);
+    if (balance === null) throw new Error(`the Solana payer's USDC balance could not be read from ${rpcUrl}`);
+    return balance;
   }
 
   payerBalance(): Promise<bigint> {
