@@ -45,7 +45,7 @@ RUN apt-get update \
       libarchive-tools calibre chromium \
       tesseract-ocr ocrmypdf tesseract-ocr-osd \
       tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-por \
-      tesseract-ocr-nld tesseract-ocr-rus tesseract-ocr-ara tesseract-ocr-hin \
+      tesseract-ocr-nld tesseract-ocr-rus tesseract-ocr-ara tesseract-ocr-heb tesseract-ocr-hin \
       tesseract-ocr-chi-sim tesseract-ocr-chi-tra tesseract-ocr-jpn tesseract-ocr-kor \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app

@@ -30,7 +30,7 @@ SERVICE_PACKAGES=(
   tesseract-ocr-osd       # … page orientation and script detection (turned pages)
   # … the languages OCR reads (OCR_LANGUAGES in libs/converters says which code is which)
   tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-por
-  tesseract-ocr-nld tesseract-ocr-rus tesseract-ocr-ara tesseract-ocr-hin
+  tesseract-ocr-nld tesseract-ocr-rus tesseract-ocr-ara tesseract-ocr-heb tesseract-ocr-hin
   tesseract-ocr-chi-sim tesseract-ocr-chi-tra tesseract-ocr-jpn tesseract-ocr-kor
   # Fonts every document is drawn with (DOCUMENT_FONTS in libs/converters says what each covers; about 150 MB)
   fonts-dejavu-core fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea

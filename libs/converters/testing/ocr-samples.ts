@@ -16,7 +16,7 @@ const execFileAsync = promisify(execFile);
 export const OCR_SAMPLE_DPI = 200;
 const BODY_PX = 33;
 
-export type OcrScript = 'Latin' | 'Cyrillic' | 'Arabic' | 'Devanagari' | 'Han' | 'Japanese' | 'Hangul';
+export type OcrScript = 'Latin' | 'Cyrillic' | 'Arabic' | 'Hebrew' | 'Devanagari' | 'Han' | 'Japanese' | 'Hangul';
 
 /** Known text in one language: `code` is what a caller names it by (ISO 639-1, or a BCP 47 tag for Chinese). */
 export interface OcrText {
@@ -106,6 +106,15 @@ export const OCR_TEXTS = [
     font: "'Noto Naskh Arabic'",
     rtl: true,
     text: 'افتتحت المدينة مكتبة جديدة في فصل الربيع. يزورها الطلاب كل يوم لقراءة الكتب والاستعداد للامتحانات، وتقام في المساء محاضرات عن التاريخ والفن. ويحب الأطفال قاعة القصص الملونة في الطابق الأول.',
+  },
+  {
+    code: 'he',
+    htmlLang: 'he',
+    name: 'Hebrew',
+    script: 'Hebrew',
+    font: "'Noto Serif Hebrew'",
+    rtl: true,
+    text: 'העירייה פתחה ספרייה חדשה בתחילת האביב. סטודנטים מגיעים אליה בכל יום כדי לקרוא ספרים ולהתכונן לבחינות, ובערב מתקיימות בה הרצאות על היסטוריה ואמנות. הילדים אוהבים במיוחד את חדר הסיפורים הצבעוני בקומה הראשונה.',
   },
   {
     code: 'hi',
@@ -240,7 +249,7 @@ function blocks(): Block[] {
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--hide-scrollbars', '--force-device-scale-factor=1'];
 
 /** Debian's Chromium, run once on an HTML file in a fresh directory (its own profile); `output` names its file there. */
-async function chromium(html: string, args: (dir: string) => string[], output: string): Promise<Buffer> {
+export async function chromium(html: string, args: (dir: string) => string[], output: string): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'fileshift-ocr-samples-'));
   try {
     writeFileSync(join(dir, 'page.html'), html);
@@ -306,8 +315,13 @@ function gaussian(seed: number): () => number {
  * (σ 18 grey levels), saved as a grey JPEG of quality 55 at 200 dpi.
  */
 export async function scannedPicture(dir: string, name: OcrPictureName, options: { angle?: number; seed?: number } = {}): Promise<string> {
+  return scanOf((await renderedSheet()).get(name)!, join(dir, `${name}-scan-${options.seed ?? 7}.jpg`), options);
+}
+
+/** A "scan" (as scannedPicture) of any picture, written to `path`. */
+export async function scanOf(picture: Buffer, path: string, options: { angle?: number; seed?: number } = {}): Promise<string> {
   const angle = options.angle ?? 1.5;
-  const { data, info } = await sharp((await renderedSheet()).get(name)!)
+  const { data, info } = await sharp(picture)
     .rotate(angle, { background: '#ffffff' })
     .blur(0.6)
     .greyscale()
@@ -316,7 +330,6 @@ export async function scannedPicture(dir: string, name: OcrPictureName, options:
   const noise = gaussian(options.seed ?? 7);
   const grainy = Buffer.alloc(info.width * info.height);
   for (let pixel = 0; pixel < grainy.length; pixel++) grainy[pixel] = Math.max(0, Math.min(255, Math.round(data[pixel * info.channels]! + 18 * noise())));
-  const path = join(dir, `${name}-scan-${options.seed ?? 7}.jpg`);
   const jpeg = await sharp(grainy, { raw: { width: info.width, height: info.height, channels: 1 } }).toColourspace('b-w').jpeg({ quality: 55 }).toBuffer();
   writeFileSync(path, withJfifDensity(jpeg, OCR_SAMPLE_DPI));
   return path;

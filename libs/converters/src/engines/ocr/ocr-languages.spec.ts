@@ -17,6 +17,7 @@ describe('tesseractLanguages: the languages a caller names as tesseract\'s -l', 
     expect(tesseractLanguages(['zh-tw'])).toBe('chi_tra');
     expect(tesseractLanguages(['chi_sim'])).toBe('chi_sim');
     expect(tesseractLanguages(['ja', 'ko', 'hi', 'ar', 'ru'])).toBe('jpn+kor+hin+ara+rus');
+    expect(tesseractLanguages(['he', 'en'])).toBe('heb+eng');
   });
 
   it('keeps the caller\'s order (the first is the language most used) and names each language once', () => {
@@ -41,6 +42,7 @@ describe('languagesOfScript: the languages read when the caller names none', () 
     ['Latin', 'eng'],
     ['Cyrillic', 'rus'],
     ['Arabic', 'ara'],
+    ['Hebrew', 'heb'],
     ['Devanagari', 'hin'],
     ['Han', 'chi_sim+chi_tra'],
     ['Japanese', 'jpn'],
@@ -53,7 +55,7 @@ describe('languagesOfScript: the languages read when the caller names none', () 
   it('reads English when the script is one it has no language for, or the output is not tesseract\'s', () => {
     expect(DEFAULT_OCR_LANGUAGES).toBe('eng');
     expect(languagesOfScript(osd('Greek'))).toBe('eng');
-    expect(languagesOfScript(osd('Hebrew'))).toBe('eng');
+    expect(languagesOfScript(osd('Armenian'))).toBe('eng');
     expect(languagesOfScript('')).toBe('eng');
     expect(languagesOfScript('Too few characters. Skipping this page\nError during processing.\n')).toBe('eng');
     expect(languagesOfScript('Script confidence: 4.17\nPage number: 0\n')).toBe('eng');
@@ -76,13 +78,14 @@ describe('OCR_LANGUAGE_PACKAGES: the Debian packages of the trained data', () =>
       'tesseract-ocr-nld',
       'tesseract-ocr-rus',
       'tesseract-ocr-ara',
+      'tesseract-ocr-heb',
       'tesseract-ocr-hin',
       'tesseract-ocr-chi-sim',
       'tesseract-ocr-chi-tra',
       'tesseract-ocr-jpn',
       'tesseract-ocr-kor',
     ]);
-    expect(OCR_LANGUAGES).toHaveLength(14);
+    expect(OCR_LANGUAGES).toHaveLength(15);
   });
 
   it('are the OCR engine\'s packages, which the install script and the Dockerfile are checked against (test/worker-engines.spec.ts, apps/api containers.spec.ts)', () => {

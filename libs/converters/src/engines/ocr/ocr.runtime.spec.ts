@@ -51,7 +51,7 @@ function expectRead(reading: string, expected: string, actual: string, target: n
 }
 
 /** Latin and Cyrillic print reads nearly without errors; the other scripts less well. */
-const targetOf = (code: OcrLanguageCode) => (['ar', 'hi', 'zh', 'zh-hant', 'ja', 'ko'].includes(code) ? 0.05 : 0.02);
+const targetOf = (code: OcrLanguageCode) => (['ar', 'he', 'hi', 'zh', 'zh-hant', 'ja', 'ko'].includes(code) ? 0.05 : 0.02);
 
 /** The text of a Markdown document without its markup: heading marks, table pipes and rules, escapes. */
 const markdownText = (markdown: string) =>
@@ -74,7 +74,7 @@ const pageText = (pdf: string, page: number) => run('pdftotext', ['-layout', '-f
 
 const read = (path: string) => readFileSync(path, 'utf8');
 
-describe('OcrRuntime (Debian packages tesseract-ocr, its 14 languages, ocrmypdf)', () => {
+describe('OcrRuntime (Debian packages tesseract-ocr, its 15 languages, ocrmypdf)', () => {
   const runtime = new OcrRuntime(undefined, host);
   const clean = new Map<OcrLanguageCode, string>();
   let scannedEnglish = '';
@@ -150,7 +150,7 @@ describe('OcrRuntime (Debian packages tesseract-ocr, its 14 languages, ocrmypdf)
   });
 
   describe('languages found from the script when none are named', () => {
-    for (const code of ['en', 'ru', 'ar', 'ja'] as const) {
+    for (const code of ['en', 'ru', 'ar', 'he', 'ja'] as const) {
       it(`reads ${ocrText(code).name} within ${targetOf(code) * 100} % without being told the language`, async () => {
         const [out] = (await convertStep(runtime, { inputPath: clean.get(code)!, from: 'png', to: 'txt' }, dir, work)) as [string];
         expectRead(`${ocrText(code).name}, languages by script`, ocrText(code).text, read(out), targetOf(code));

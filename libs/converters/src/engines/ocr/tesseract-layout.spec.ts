@@ -265,3 +265,90 @@ describe('ocrPages: tesseract TSV as the pages the PDF Markdown reader takes', (
     );
   });
 });
+
+/** The Markdown the PDF reader makes of OCR'd pages. */
+function markdownOf(pages: PdfPage[]): string {
+  const chunks: string[] = [];
+  const composer = new PdfMarkdownComposer(profileOf(pages), undefined, (chunk) => chunks.push(chunk));
+  for (const page of pages) composer.page(page);
+  composer.end();
+  return chunks.join('');
+}
+
+/**
+ * A line as tesseract lists it: `drawn` its words left to right on the page (each as tesseract spells it), `read`
+ * the order tesseract lists them in (indices into `drawn`). 20 px a character, 12 px apart, from `left`.
+ */
+function listed(top: number, left: number, height: number, drawn: string[], read: number[]): WordBox[] {
+  const boxes = line(top, left, height, drawn.join(' '));
+  return read.map((index) => boxes[index]!);
+}
+
+/** A line of one right-to-left script as tesseract lists it: its words in reading order, from the right edge leftwards. */
+const rtlLine = (top: number, right: number, height: number, text: string): WordBox[] => {
+  const words = text.split(' ');
+  const width = words.reduce((sum, word) => sum + 20 * word.length + 12, -12);
+  return listed(top, right - width, height, [...words].reverse(), words.map((_, index) => words.length - 1 - index));
+};
+
+describe('ocrPages: right-to-left pages (Arabic, Hebrew)', () => {
+  const HEBREW: Picture = {
+    width: 1000,
+    height: 1400,
+    lines: [
+      rtlLine(120, 900, 40, 'העירייה פתחה ספרייה חדשה באביב, וכל'),
+      rtlLine(180, 900, 40, 'יום מגיעים אליה סטודנטים כדי לקרוא'),
+      rtlLine(240, 900, 40, 'ספרים ולהתכונן לבחינות.'),
+    ],
+  };
+  const HEBREW_TEXT = 'העירייה פתחה ספרייה חדשה באביב, וכל יום מגיעים אליה סטודנטים כדי לקרוא ספרים ולהתכונן לבחינות.';
+
+  it('reads a page whose words tesseract lists right to left as upright: its lines top to bottom, each read right to left', () => {
+    const [page] = ocrPages(tsvOf(HEBREW));
+    expect(page!.fragments.map((fragment) => fragment.top)).toEqual([120, 180, 240]);
+    // Each run as drawn, left to right (as pdftohtml writes a PDF's), for the reader to take back.
+    expect(texts(page!)[2]).toBe([...'ספרים ולהתכונן לבחינות.'].reverse().join(''));
+    expect(markdownOf([page!])).toBe(`${HEBREW_TEXT}\n`);
+  });
+
+  it('turns a right-to-left page read upside down or sideways upright, as a left-to-right one', () => {
+    for (const turn of [90, 180, 270] as const) {
+      const [turned] = ocrPages(tsvOf(turnedPicture(HEBREW, turn)));
+      expect(markdownOf([turned!]), `${turn}°`).toBe(`${HEBREW_TEXT}\n`);
+    }
+  });
+
+  it('keeps a Latin name and a year in their order inside an Arabic line, however tesseract ordered the line', () => {
+    const drawn = ['2024.', 'عام', 'في', 'Maria', 'Schmidt', 'مع', 'أحمد', 'زارها'];
+    const arabicLines = [rtlLine(120, 900, 40, 'افتتحت المدينة مكتبة جديدة في فصل'), rtlLine(180, 900, 40, 'الربيع ويزورها الطلاب كل يوم.')];
+    const expected = 'افتتحت المدينة مكتبة جديدة في فصل الربيع ويزورها الطلاب كل يوم.\n\nزارها أحمد مع Maria Schmidt في عام 2024.\n';
+    // Read right to left: "Maria Schmidt" listed left to right inside it, "2024." as read in a right-to-left line.
+    const readRtl = listed(300, 100, 40, drawn, [7, 6, 5, 3, 4, 2, 1, 0]);
+    // Read left to right (tesseract guesses a mixed line's direction): its right-to-left runs listed in reading order.
+    const readLtr = listed(300, 100, 40, ['.2024', ...drawn.slice(1)], [0, 2, 1, 3, 4, 7, 6, 5]);
+    for (const mixed of [readRtl, readLtr]) {
+      const [page] = ocrPages(tsvOf({ width: 1000, height: 1400, lines: [...arabicLines, mixed] }));
+      expect(markdownOf([page!])).toBe(expected);
+    }
+  });
+
+  it('drops the direction marks tesseract puts after a word read against its line', () => {
+    const marked = rtlLine(120, 900, 40, 'שלום עולם Maria\u200F').map((word) => ({ ...word, text: word.text.replace('עולם', 'עולם\u200E') }));
+    const [page] = ocrPages(tsvOf({ width: 1000, height: 600, lines: [marked] }));
+    expect(markdownOf([page!])).toBe('שלום עולם Maria\n');
+  });
+
+  it('reads a right-to-left table from its right-hand column, and two columns right one first', () => {
+    const rtlCells = (top: number, ...cellTexts: Array<[right: number, text: string]>) => cellTexts.flatMap(([right, text]) => rtlLine(top, right, 40, text));
+    const table: Picture = {
+      width: 1400,
+      height: 1400,
+      lines: [rtlCells(100, [1300, 'עיר'], [900, 'מדינה'], [500, 'תושבים']), rtlCells(160, [1300, 'חיפה'], [900, 'ישראל'], [500, '285000']), rtlCells(220, [1300, 'אילת'], [900, 'ישראל'], [500, '52000'])],
+    };
+    expect(markdownOf(ocrPages(tsvOf(table)))).toBe('| עיר | מדינה | תושבים |\n| --- | --- | --- |\n| חיפה | ישראל | 285000 |\n| אילת | ישראל | 52000 |\n');
+    const right = ['טור ימין שורה ראשונה', 'טור ימין שורה שנייה', 'טור ימין שורה שלישית', 'טור ימין שורה רביעית.'];
+    const left = ['טור שמאל שורה ראשונה', 'טור שמאל שורה שנייה', 'טור שמאל שורה שלישית', 'טור שמאל שורה רביעית.'];
+    const columns: Picture = { width: 1400, height: 1400, lines: right.flatMap((text, index) => [rtlLine(100 + 50 * index, 1300, 36, text), rtlLine(100 + 50 * index, 640, 36, left[index]!)]) };
+    expect(markdownOf(ocrPages(tsvOf(columns)))).toBe(`${right.join(' ')}\n\n${left.join(' ')}\n`);
+  });
+});

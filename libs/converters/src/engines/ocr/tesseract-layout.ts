@@ -1,3 +1,4 @@
+import { BIDI_CONTROLS, hasRightToLeft, reorderLine, strongDirection } from '../poppler/pdf-markdown/bidi-text.js';
 import type { PdfPage } from '../poppler/pdf-markdown/pdf-page.js';
 
 /** One recognised word of tesseract's TSV, in the picture's pixels. */
@@ -37,6 +38,11 @@ const ASCENDS = /[\p{Lu}\p{Nd}bdfhkltß!?&%#"'()[\]{}/\\|@$\u00C0-\u024Fбδθλ
  * one row. A line's words become runs of text, parted where a wide gap or a ruled line parts cells or columns, each
  * as high as its line (heights clustered into sizes, as a scan's wobble). `scale` maps the picture's pixels onto the
  * page's units (pdftohtml's 1.5 a point, for a PDF page rendered at its picture's resolution).
+ *
+ * Right-to-left text: tesseract lists a line's words in the order it read them, its characters in that order too,
+ * which for Arabic and Hebrew runs right to left across the page. The runs are written as pdftohtml writes a PDF's,
+ * in the order they are drawn (each word laid out by the bidi algorithm in the direction tesseract read its line),
+ * so the reader takes both alike back to the order they are read in (see bidi-text.ts).
  */
 export function ocrPages(tsv: string, firstPageNumber = 1, scale = 1): PdfPage[] {
   const { sizes, words } = parseTsv(tsv);
@@ -52,11 +58,14 @@ function ocrPage(number: number, size: { width: number; height: number }, words:
   const slope = skewOf(upright);
   const byLine = new Map<string, OcrWord[]>();
   for (const word of upright) byLine.set(word.line, [...(byLine.get(word.line) ?? []), word]);
+  const pageDirection = strongDirection(words.map((word) => word.text).join(' ')) ?? 'ltr';
   const measured = [...byLine.values()].map((lineWords) => {
+    const readRtl = readRightToLeft(lineWords, pageDirection);
     // Each word's box on a skewed page is taller by its width times the slope: straightened, the line spans its words.
     const straight = lineWords.map((word): OcrWord => {
       const height = Math.max(word.height / 2, word.height - Math.abs(slope) * word.width);
-      return { ...word, top: centre(word).y - slope * centre(word).x - height / 2, height };
+      const drawn = readRtl || hasRightToLeft(word.text) ? reorderLine(word.text, readRtl) : word.text;
+      return { ...word, top: centre(word).y - slope * centre(word).x - height / 2, height, text: drawn };
     });
     const top = Math.min(...straight.map((word) => word.top));
     const bottom = Math.max(...straight.map((word) => word.top + word.height));
@@ -85,6 +94,18 @@ function ocrPage(number: number, size: { width: number; height: number }, words:
 function inkShare(text: string): number {
   if (!/^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}\s]*$/u.test(text)) return 1;
   return (ASCENDS.test(text) ? 0.75 : 0.5) + (DESCENDS.test(text) ? 0.25 : 0);
+}
+
+/**
+ * Whether tesseract read a line right to left: its words follow each other leftwards on the upright page, and it has
+ * right-to-left letters (or is on a right-to-left page); a line of one word, by that word's letters (else the page's).
+ */
+function readRightToLeft(lineWords: readonly OcrWord[], pageDirection: 'rtl' | 'ltr'): boolean {
+  if (lineWords.length < 2) return (strongDirection(lineWords[0]?.text ?? '') ?? pageDirection) === 'rtl';
+  if (pageDirection === 'ltr' && !lineWords.some((word) => hasRightToLeft(word.text))) return false;
+  let dx = 0;
+  for (const [index, word] of lineWords.entries()) if (index > 0) dx += centre(word).x - centre(lineWords[index - 1]!).x;
+  return dx < 0;
 }
 
 /** A gap this many ems wide parts a line's words into pieces of their own (table cells, columns). */
@@ -123,22 +144,29 @@ function parseTsv(tsv: string): { sizes: Map<number, { width: number; height: nu
     const cells = row.split('\t');
     if (cells.length < 12 || !/^\d+$/.test(cells[0]!)) continue;
     const [level, page, block, paragraph, line, , left, top, width, height, confidence] = cells.slice(0, 11).map(Number) as number[];
-    const text = cells.slice(11).join('\t').trim();
+    // tesseract marks a word read against its line's direction (LRM, RLM): layout marks, not text.
+    const text = cells.slice(11).join('\t').replace(BIDI_CONTROLS, '').trim();
     if (level === 1) sizes.set(page!, { width: width!, height: height! });
     else if (level === 5 && text !== '' && confidence! >= 0) words.push({ page: page!, line: `${block}.${paragraph}.${line}`, left: left!, top: top!, width: width!, height: height!, text });
   }
   return { sizes, words };
 }
 
-/** How far the page was turned clockwise, from the way the words of its lines follow each other. */
+/**
+ * How far the page was turned clockwise, from the way the words of its lines follow each other: rightwards on an
+ * upright page, leftwards between two words of a right-to-left script (a pair of words of either script tells nothing).
+ */
 function turnOf(words: readonly OcrWord[]): 0 | 90 | 180 | 270 {
   let dx = 0;
   let dy = 0;
   for (const [index, word] of words.entries()) {
     const previous = words[index - 1];
     if (!previous || previous.line !== word.line || previous.page !== word.page) continue;
-    dx += centre(word).x - centre(previous).x;
-    dy += centre(word).y - centre(previous).y;
+    const directions = [strongDirection(previous.text), strongDirection(word.text)];
+    if (directions[0] !== directions[1] && directions.includes('rtl')) continue;
+    const sign = directions[0] === 'rtl' ? -1 : 1;
+    dx += sign * (centre(word).x - centre(previous).x);
+    dy += sign * (centre(word).y - centre(previous).y);
   }
   if (Math.abs(dx) >= Math.abs(dy)) return dx >= 0 ? 0 : 180;
   return dy > 0 ? 90 : 270;

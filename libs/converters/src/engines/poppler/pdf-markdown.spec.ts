@@ -294,3 +294,49 @@ describe('pdf2XmlToMarkdown: the layout read back as Markdown', () => {
     expect(markdown('Scan', [])).toBe('# Scan\n');
   });
 });
+
+describe('pdf2XmlToMarkdown: right-to-left text, which pdftohtml writes as drawn (left to right)', () => {
+  /** A line of one right-to-left script as pdftohtml writes it: its characters reversed (a number's not), ending at `right`. */
+  const drawn = (text: string) => (/^\d+$/.test(text) ? text : [...text].reverse().join(''));
+  const rtl = (top: number, right: number, text: string, options: { font?: number; width?: number } = {}) => {
+    const width = options.width ?? [...text].length * 8;
+    return t(top, right - width, drawn(text), { ...options, width });
+  };
+  /** A right-aligned paragraph, its lines' left edges ragged: each line 20 px under the one before. */
+  const rtlParagraph = (top: number, lines: string[], right = 807) => lines.map((line, i) => rtl(top + i * 20, right, line));
+
+  it('reads a Hebrew heading and paragraph right to left, the paragraph whole though its left edge is ragged', () => {
+    const lines = ['העירייה פתחה ספרייה חדשה באביב, וכל יום', 'מגיעים אליה סטודנטים כדי לקרוא ספרים', 'ולהתכונן לבחינות.'];
+    const md = markdown(undefined, [rtl(100, 807, 'ספרייה חדשה', { font: 1 }), ...rtlParagraph(150, lines), ...rtlParagraph(230, ['פסקה שנייה אחרי שורה קצרה.'])]);
+    expect(md).toBe(`# ספרייה חדשה\n\n${lines.join(' ')}\n\nפסקה שנייה אחרי שורה קצרה.\n`);
+  });
+
+  it('keeps a Latin name and a year in a Hebrew line in their order (the fragments Chromium\'s PDF gives pdftohtml)', () => {
+    const line = [t(201, 538, '.2024', { width: 40 }), t(201, 579, ' תנשב ', { width: 49 }), t(201, 628, 'Maria', { width: 43 }), t(201, 671, ' ', { width: 5 }), t(201, 676, 'Schmidt', { width: 60 }), t(201, 736, ' םע שגפנ דוד', { width: 94 })];
+    expect(markdown(undefined, [...rtlParagraph(181, ['העירייה פתחה ספרייה חדשה באביב, ולפני חודש']), ...line])).toBe(
+      'העירייה פתחה ספרייה חדשה באביב, ולפני חודש דוד נפגש עם Maria Schmidt בשנת 2024.\n',
+    );
+  });
+
+  it('reads Arabic drawn in presentation forms as its letters, in reading order', () => {
+    const md = markdown(undefined, [t(116, 166, '.ﻊﻴﺑﺮﻟا ﻞﺼﻓ ﻲﻓ ةﺪﻳﺪﺟ ﺔﺒﺘﻜﻣ ﺔﻨﻳﺪﻤﻟا ﺖﺤﺘﺘﻓا', { width: 596 }), t(136, 295, '.ﺐﺘﻜﻟا ةءاﺮﻘﻟ مﻮﻳ ﻞﻛ بالﻄﻟا ﺎﻫروﺰﻳ', { width: 467 })]);
+    expect(md).toBe('افتتحت المدينة مكتبة جديدة في فصل الربيع. يزورها الطلاب كل يوم لقراءة الكتب.\n');
+  });
+
+  it('reads a right-to-left page\'s two columns right one first, and a table from its right-hand column', () => {
+    const right = ['הטור הימני נפתח כאן ושורותיו ממלאות', 'את הטור מקצה לקצה כמו טקסט מיושר', 'בשני הצדדים בעמוד של שני טורים', 'בעיתון או במאמר מדעי.'];
+    const left = ['הטור השמאלי בא אחריו באותן שורות', 'של העמוד והוא נקרא רק אחרי שהטור', 'הימני נגמר ולא שורה אחר שורה', 'לרוחב העמוד כולו.'];
+    const column = (right: number, lines: string[]) => lines.map((line, i) => rtl(150 + i * 20, right, line, { width: 330 }));
+    expect(markdown(undefined, [...column(807, right), ...column(424, left)])).toBe(`${right.join(' ')}\n\n${left.join(' ')}\n`);
+    const row = (top: number, ...cells: string[]) => cells.map((cell, i) => rtl(top, 807 - i * 250, cell));
+    expect(markdown(undefined, [row(100, 'עיר', 'מדינה', 'תושבים'), row(122, 'חיפה', 'ישראל', '285000'), row(144, 'אילת', 'ישראל', '52000')].flat())).toBe(
+      '| עיר | מדינה | תושבים |\n| --- | --- | --- |\n| חיפה | ישראל | 285000 |\n| אילת | ישראל | 52000 |\n',
+    );
+  });
+
+  it('leaves an English line of a Hebrew page, and a Hebrew word in an English line, read left to right', () => {
+    const md = markdown(undefined, [...rtlParagraph(100, ['שורה ראשונה בעברית.']), t(140, 85, 'An English line with the word םולש in it.')]);
+    expect(md).toBe('שורה ראשונה בעברית.\n\nAn English line with the word שלום in it.\n');
+  });
+});
+

@@ -45,7 +45,9 @@ export class BlockBuilder {
   ) {}
 
   flow(flowLines: readonly Line[]): void {
-    const lines = flowLines.map(withMarkerCellMerged);
+    // A flow read right to left is laid out as its mirror image: its lines start at their left edge there.
+    const rtl = flowLines.filter((line) => line.rtl).length * 2 > flowLines.length;
+    const lines = (rtl ? flowLines.map(mirrored) : flowLines).map(withMarkerCellMerged);
     const flowRight = Math.max(...lines.map((line) => line.right));
     for (let index = 0; index < lines.length; index++) {
       const line = lines[index]!;
@@ -88,7 +90,8 @@ export class BlockBuilder {
 
   /** Whether `line` goes on with the open paragraph or item. */
   private continues(open: OpenBlock, line: Line, startsFlow: boolean, flowRight: number): boolean {
-    if (Math.abs(open.fontSize - line.fontSize) > 1) return false;
+    // A paragraph keeps one direction: an English line after a Hebrew paragraph starts one of its own.
+    if (Math.abs(open.fontSize - line.fontSize) > 1 || !!open.last.rtl !== !!line.rtl) return false;
     const text = spansText(open.block.spans).trimEnd();
     if (startsFlow) return !SENTENCE_END.test(text);
     const step = this.profile.lineStep(line.fontSize);
@@ -152,6 +155,12 @@ export class BlockBuilder {
       this.emit({ kind: 'heading', level: this.boldHeadingLevel, spans: block.spans });
     } else this.emit(block);
   }
+}
+
+/** A line as its mirror image (x negated): right-to-left text laid out as left-to-right text is. */
+function mirrored(line: Line): Line {
+  const flip = <T extends { left: number; right: number }>(box: T): T => ({ ...box, left: -box.right, right: -box.left });
+  return { ...flip(line), cells: line.cells.map(flip) };
 }
 
 /** A bullet or number pdftohtml wrote apart from its item's text is part of the item's first cell. */

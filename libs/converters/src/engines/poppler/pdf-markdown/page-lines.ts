@@ -1,3 +1,4 @@
+import { arabicLetters, bidiOrder, hasRightToLeft, lineDirection, strongDirection } from './bidi-text.js';
 import { fragmentText, type PdfPage, type TextFragment, type TextSpan } from './pdf-page.js';
 
 /** Fragments of one line that sit close together: a piece of text, or a table cell, or one column's line. */
@@ -7,10 +8,13 @@ export interface Segment {
   left: number;
   right: number;
   fontSize: number;
+  /** In logical order (as read). */
   spans: TextSpan[];
+  /** Its line reads right to left. */
+  rtl?: boolean;
 }
 
-/** One printed line of a column: its segments left to right (more than one when wide gaps part them). */
+/** One printed line of a column: its segments in reading order (more than one when wide gaps part them). */
 export interface Line {
   page: number;
   top: number;
@@ -20,13 +24,20 @@ export interface Line {
   /** The size most of its characters have. */
   fontSize: number;
   cells: Segment[];
+  /** Read right to left: its cells from right to left, its start its right edge. */
+  rtl?: boolean;
 }
 
 /** A gap this many font sizes wide parts two segments of a line (word spaces are inside pdftohtml's fragments). */
 const CELL_GAP_EM = 1.2;
 
-/** Pure: the page's fragments grouped into rows (by vertical centre), each row's fragments into segments. */
+/**
+ * Pure: the page's fragments grouped into rows (by vertical centre), each row's fragments into segments in reading
+ * order, their text in logical order (see bidi-text.ts): a row reads right to left when its letters are of a
+ * right-to-left script, or when it mixes scripts (or has no letters) on a page where most letters are.
+ */
 export function pageRows(page: PdfPage): Segment[][] {
+  const pageDirection = strongDirection(page.fragments.map(fragmentText).join('')) ?? 'ltr';
   const fragments = [...page.fragments].sort((a, b) => centre(a) - centre(b) || a.left - b.left);
   const rows: TextFragment[][] = [];
   for (const fragment of fragments) {
@@ -35,10 +46,10 @@ export function pageRows(page: PdfPage): Segment[][] {
     if (row && Math.abs(centre(row[0]!) - centre(fragment)) <= Math.min(row[0]!.height, fragment.height) / 2) row.push(fragment);
     else rows.push([fragment]);
   }
-  return rows.map(segmentsOf);
+  return rows.map((row) => segmentsOf(row, pageDirection));
 }
 
-function segmentsOf(row: TextFragment[]): Segment[] {
+function segmentsOf(row: TextFragment[], pageDirection: 'rtl' | 'ltr'): Segment[] {
   const segments: Segment[] = [];
   let sizes = new Map<number, number>();
   for (const fragment of [...row].sort((a, b) => a.left - b.left)) {
@@ -59,7 +70,24 @@ function segmentsOf(row: TextFragment[]): Segment[] {
     sizes.set(fragment.fontSize, (sizes.get(fragment.fontSize) ?? 0) + fragmentText(fragment).trim().length);
   }
   segments.at(-1)!.fontSize = dominant(sizes);
-  return segments;
+  const rtl = lineDirection(row.map(fragmentText).join(' '), pageDirection) === 'rtl';
+  for (const segment of segments) {
+    if (rtl) segment.rtl = true;
+    if (rtl || hasRightToLeft(spansText(segment.spans))) segment.spans = logicalSpans(segment.spans, rtl);
+  }
+  return rtl ? segments.reverse() : segments;
+}
+
+/**
+ * Spans drawn left to right (pdftohtml's order, and the OCR layout's) in the order they are read, each character
+ * keeping its style; Arabic presentation forms read as letters.
+ */
+export function logicalSpans(spans: readonly TextSpan[], rtl: boolean): TextSpan[] {
+  const styleOf = spans.flatMap((span) => [...span.text].map(() => span));
+  const logical: TextSpan[] = [];
+  for (const { from, char } of bidiOrder(spans.flatMap((span) => [...span.text]), rtl)) appendSpans(logical, [{ ...styleOf[from]!, text: char }]);
+  for (const span of logical) span.text = arabicLetters(span.text);
+  return logical;
 }
 
 /** Pure: segments of one column, in reading order, grouped into lines. */
@@ -70,13 +98,13 @@ export function linesOf(page: number, segments: readonly Segment[]): Line[] {
     const height = segment.bottom - segment.top;
     if (line && Math.abs((line.top + line.bottom) / 2 - (segment.top + segment.bottom) / 2) <= Math.min(line.bottom - line.top, height) / 2) {
       line.cells.push(segment);
-      line.cells.sort((a, b) => a.left - b.left);
+      line.cells.sort((a, b) => (line.rtl ? b.right - a.right : a.left - b.left));
       line.top = Math.min(line.top, segment.top);
       line.bottom = Math.max(line.bottom, segment.bottom);
       line.left = Math.min(line.left, segment.left);
       line.right = Math.max(line.right, segment.right);
       line.fontSize = widest(line.cells).fontSize;
-    } else lines.push({ page, top: segment.top, bottom: segment.bottom, left: segment.left, right: segment.right, fontSize: segment.fontSize, cells: [segment] });
+    } else lines.push({ page, top: segment.top, bottom: segment.bottom, left: segment.left, right: segment.right, fontSize: segment.fontSize, cells: [segment], ...(segment.rtl ? { rtl: true } : {}) });
   }
   return lines;
 }

@@ -1,4 +1,4 @@
-import type { Segment } from './page-lines.js';
+import { spansText, type Segment } from './page-lines.js';
 
 /** Columns are only looked for when each side holds this many segments. */
 const MIN_COLUMN_SEGMENTS = 4;
@@ -11,18 +11,19 @@ const MAX_SEGMENTS_FOR_COLUMNS = 1500;
  * Pure: the page's segments in reading order, as flows (a new flow where the reading jumps: to the top of
  * the right column). A two-column page is found by a gutter: an empty vertical band near the middle with
  * prose on both sides. Segments crossing the gutter (a full-width title, a wide paragraph) end the columns
- * above them and start new ones below: left column, then right, band after band.
+ * above them and start new ones below: left column, then right, band after band — right, then left, on a page
+ * most of whose text reads right to left.
  */
 export function readingOrder(segments: readonly Segment[]): Segment[][] {
   const sorted = [...segments].sort((a, b) => a.top - b.top || a.left - b.left);
   const gutter = findGutter(sorted);
   if (gutter === undefined) return sorted.length > 0 ? [sorted] : [];
+  const rightFirst = mostlyRightToLeft(sorted);
   const flows: Segment[][] = [];
   let left: Segment[] = [];
   let right: Segment[] = [];
   const closeBand = () => {
-    if (left.length > 0) flows.push(left);
-    if (right.length > 0) flows.push(right);
+    for (const column of rightFirst ? [right, left] : [left, right]) if (column.length > 0) flows.push(column);
     left = [];
     right = [];
   };
@@ -77,6 +78,18 @@ function sideBySide(left: readonly Segment[], right: readonly Segment[]): boolea
   const b = span(right);
   const overlap = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
   return overlap > 0.5 * Math.min(a.bottom - a.top, b.bottom - b.top);
+}
+
+/** Most of the segments' characters are in lines read right to left. */
+function mostlyRightToLeft(segments: readonly Segment[]): boolean {
+  let rtl = 0;
+  let all = 0;
+  for (const segment of segments) {
+    const length = spansText(segment.spans).length;
+    all += length;
+    if (segment.rtl) rtl += length;
+  }
+  return rtl * 2 > all;
 }
 
 function median(values: number[]): number {
