@@ -2,7 +2,8 @@
 export { ConversionError, FAILURE_TYPES, type FailureType } from './platform/conversion-error.js';
 export { ConversionGraph, MAX_PLAN_STEPS } from './platform/conversion-graph.js';
 export { conversionTablesMarkdown, withConversionTables } from './platform/conversion-tables.js';
-export { type ConversionOptions, describeAllowed, OPTION_NAMES, OPTION_SCHEMAS, type OptionName, type OptionsValidation, selectedPages, validateOptions } from './platform/conversion-options.js';
+export { type ConversionOptions, type OptionName, type OptionsValidation, selectedPages } from './platform/conversion-options.js';
+export { describeAllowed, OPTION_NAMES, OPTION_SCHEMAS, validateOptions } from './engines/option-catalogue.js';
 export { type ConversionPlan, engineChoices, lossesOfPlan, optionsOfPlan, plansTaking, type PlanStep, stepWeights } from './platform/conversion-plan.js';
 export { DOCUMENT_FONTS, type DocumentFont } from './platform/document-fonts.js';
 export { allPairs, ENGINE_CLASSES, type EngineClass, type EngineDescriptor, type EngineLimits, type EnginePair } from './platform/engine-descriptor.js';

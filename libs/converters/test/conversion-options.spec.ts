@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeAllowed, selectedPages, validateOptions } from '../src/platform/conversion-options.js';
+import { selectedPages } from '../src/platform/conversion-options.js';
+import { describeAllowed, validateOptions } from '../src/engines/option-catalogue.js';
 
 describe('validateOptions', () => {
   it('accepts the options a plan takes, typed', () => {

@@ -114,7 +114,7 @@ describe('the worker parses no upload', () => {
     Object.keys((await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', write: false, metafile: true, packages: 'external', logLevel: 'silent' })).metafile.inputs);
 
   it('the readers of uploads (books, packages, spreadsheets, PDF text, pictures) are reachable from the Node host alone', async () => {
-    const [worker, host] = await Promise.all([modulesOf('src/worker.ts'), modulesOf('src/platform/node-host/node-host.main.ts')]);
+    const [worker, host] = await Promise.all([modulesOf('src/worker.ts'), modulesOf('src/engines/node-host-tasks.ts')]);
     const readers = [
       'src/engines/calibre/ebook-input.screen.ts',
       'src/engines/calibre/mobi-text.ts',

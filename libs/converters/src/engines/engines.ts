@@ -18,6 +18,9 @@ import { LIBREOFFICE_DESCRIPTOR } from './libreoffice/libreoffice.descriptor.js'
 import type { LibreOfficeRuntimeOptions } from './libreoffice/libreoffice.runtime.js';
 import { OFFICE_MARKDOWN_DESCRIPTOR } from './office-markdown/office-markdown.descriptor.js';
 import { OCR_DESCRIPTOR } from './ocr/ocr.descriptor.js';
+// An engine with options of its own adds their types to the platform's (EngineOptionSchemas) by declaration merging in
+// its descriptor: a bare import keeps that declaration in the package's typings, where the named one is elided.
+import './ocr/ocr.descriptor.js';
 import { PANDOC_DESCRIPTOR } from './pandoc/pandoc.descriptor.js';
 import { POPPLER_DESCRIPTOR } from './poppler/poppler.descriptor.js';
 import { SHARP_DESCRIPTOR } from './sharp/sharp.descriptor.js';
@@ -41,18 +44,22 @@ export interface EngineRegistration {
   runtime(makings: RuntimeMakings): Promise<EngineRuntime>;
 }
 
-/** Runs in the Node host: the worker's side only hands it each step. */
-const hosted = (descriptor: EngineDescriptor, engine: 'sharp' | 'data' | 'office-markdown'): EngineRegistration => ({
+/**
+ * Runs in the Node host, as the host task named by the engine's id (its `hostedEngine` in host-tasks.ts): the worker's
+ * side only hands it each step.
+ */
+export const hosted = (descriptor: EngineDescriptor): EngineRegistration => ({
   descriptor,
-  runtime: async ({ nodeHost }) => new (await import('../platform/node-host/node-hosted.runtime.js')).NodeHostedRuntime(descriptor, engine, nodeHost),
+  runtime: async ({ nodeHost }) => new (await import('../platform/node-host/node-hosted.runtime.js')).NodeHostedRuntime(descriptor, descriptor.id, nodeHost),
 });
 
 /**
- * Every engine this build knows — the one list an engine is added to — in order of preference where two offer a
+ * Every engine this build knows — the one list an engine is added to (one whose code runs in the Node host adds its
+ * tasks to host-tasks.ts too) — in order of preference where two offer a
  * pair at the same cost.
  */
 export const ENGINES: readonly EngineRegistration[] = [
-  hosted(SHARP_DESCRIPTOR, 'sharp'),
+  hosted(SHARP_DESCRIPTOR),
   { descriptor: IMAGEMAGICK_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./imagemagick/imagemagick.runtime.js')).ImageMagickRuntime(runner) },
   { descriptor: FFMPEG_AUDIO_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./ffmpeg/ffmpeg-audio.runtime.js')).FfmpegAudioRuntime(runner) },
   { descriptor: FFMPEG_VIDEO_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./ffmpeg/ffmpeg-video.runtime.js')).FfmpegVideoRuntime(runner) },
@@ -68,11 +75,11 @@ export const ENGINES: readonly EngineRegistration[] = [
   },
   { descriptor: PANDOC_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./pandoc/pandoc.runtime.js')).PandocRuntime(runner) },
   { descriptor: CALIBRE_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./calibre/calibre.runtime.js')).CalibreRuntime(runner, undefined, nodeHost) },
-  hosted(OFFICE_MARKDOWN_DESCRIPTOR, 'office-markdown'),
+  hosted(OFFICE_MARKDOWN_DESCRIPTOR),
   { descriptor: POPPLER_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./poppler/poppler.runtime.js')).PopplerRuntime(runner, undefined, nodeHost) },
   { descriptor: GHOSTSCRIPT_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./ghostscript/ghostscript.runtime.js')).GhostscriptRuntime(runner) },
   { descriptor: IMG2PDF_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./img2pdf/img2pdf.runtime.js')).Img2pdfRuntime(runner, undefined, nodeHost) },
-  hosted(DATA_DESCRIPTOR, 'data'),
+  hosted(DATA_DESCRIPTOR),
   { descriptor: ARCHIVES_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./archives/archives.runtime.js')).ArchivesRuntime(runner) },
   { descriptor: OCR_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./ocr/ocr.runtime.js')).OcrRuntime(runner, nodeHost) },
 ];

@@ -2,7 +2,7 @@ import type { EngineAvailability, EngineRuntime } from '../platform/engine-runti
 import { NodeHostPool, type NodeHostPoolOptions } from '../platform/node-host/node-host.pool.js';
 import { defaultEngineSandbox, type EngineSandbox } from '../platform/sandbox/engine-sandbox.js';
 import { SandboxedProcessRunner } from '../platform/sandboxed-process.runner.js';
-import { ENGINES, type RuntimeMakings } from './engines.js';
+import { type EngineRegistration, ENGINES, type RuntimeMakings } from './engines.js';
 
 /** Settings of the runtimes that take any (from the worker's configuration); every one has a default. */
 export interface EngineRuntimeOptions {
@@ -16,10 +16,12 @@ export interface EngineRuntimeOptions {
   chromium?: RuntimeMakings['chromium'];
   /** Node hosts (sharp, the data and Office readers): pool size… */
   nodeHost?: Omit<NodeHostPoolOptions, 'sandbox' | 'workRoot'>;
+  /** The engines to make runtimes of (default: ENGINES, this build's). */
+  engines?: readonly EngineRegistration[];
 }
 
 /**
- * A runtime for every engine of ENGINES, in its order, all in one engine sandbox: processes started per conversion go
+ * A runtime for every engine of ENGINES (or `options.engines`), in its order, all in one engine sandbox: processes started per conversion go
  * through one runner, warm ones (LibreOffice, the Node host) through pools.
  */
 export function createEngineRuntimes(options: EngineRuntimeOptions = {}): Promise<EngineRuntime[]> {
@@ -32,7 +34,7 @@ export function createEngineRuntimes(options: EngineRuntimeOptions = {}): Promis
     libreoffice: options.libreoffice,
     chromium: options.chromium,
   };
-  return Promise.all(ENGINES.map((engine) => engine.runtime(makings)));
+  return Promise.all((options.engines ?? ENGINES).map((engine) => engine.runtime(makings)));
 }
 
 export interface ProbedEngines {

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { OCR_LANGUAGE_CODES } from '../engines/ocr/ocr-languages.js';
+import type { EngineDescriptor } from './engine-descriptor.js';
 
 /**
- * Every option a conversion may carry, with its schema: the one catalogue. Each engine pair says which of
- * them it honours; a request may only carry the options of its plan's steps.
+ * The options any engine may honour, known to the platform itself. An engine's own options (OCR's `languages`) are
+ * declared by that engine, in its descriptor's `options`; the catalogue (`optionCatalogue`) is both. Each engine pair
+ * says which options it honours; a request may only carry the options of its plan's steps.
  */
-export const OPTION_SCHEMAS = {
+export const PLATFORM_OPTION_SCHEMAS = {
   quality: z.number().int().min(1).max(100).describe('Lossy image quality, 1..100.'),
   width: z.number().int().min(1).max(16_384).describe('Output width in pixels (with height: the box to fit in).'),
   height: z.number().int().min(1).max(16_384).describe('Output height in pixels.'),
@@ -21,52 +22,83 @@ export const OPTION_SCHEMAS = {
   paper: z.enum(['a4', 'letter', 'legal', 'a3', 'a5']).describe("Paper size of a PDF printed from HTML (default: the page's CSS @page size, else a4)."),
   margin: z.number().int().min(0).max(50).describe('Margin of a PDF printed from HTML, in millimetres on every side, 0..50 (default 10).'),
   ocr: z.literal(true).describe('true: a searchable PDF, the page images with an invisible text layer read by OCR (pictures, and PDF pages that have no text).'),
-  languages: z
-    // Codes in any case ("zh-Hant", "DE"), lower-cased before they are checked.
-    .array(z.string().toLowerCase().pipe(z.enum(OCR_LANGUAGE_CODES)))
-    .min(1)
-    .max(4)
-    .describe('Languages OCR reads, most used first, as ISO 639 or tesseract codes, e.g. ["de"] or ["ja", "en"] (default: by the script found on the page; English for Latin).'),
 } as const;
 
-export type OptionName = keyof typeof OPTION_SCHEMAS;
-export const OPTION_NAMES = Object.keys(OPTION_SCHEMAS) as OptionName[];
+/**
+ * The options engines declare (their descriptors' `options`), by name. Each engine adds its own to this interface
+ * (`declare module` beside its descriptor), so the platform's types know them without importing the engine.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the engines' declaration merging
+export interface EngineOptionSchemas {}
+
+/** Every option's schema: the platform's and the engines'. */
+export type OptionSchemas = typeof PLATFORM_OPTION_SCHEMAS & EngineOptionSchemas;
+export type OptionName = keyof OptionSchemas;
 
 /** The options of one conversion, validated. */
-export type ConversionOptions = { -readonly [N in OptionName]?: z.output<(typeof OPTION_SCHEMAS)[N]> };
+export type ConversionOptions = { -readonly [N in OptionName]?: OptionSchemas[N] extends z.ZodType ? z.output<OptionSchemas[N]> : never };
 
 export type OptionsValidation = { ok: true; options: ConversionOptions } | { ok: false; problems: Array<{ option: string; message: string }> };
 
-/**
- * Pure: checks `raw` (the client's JSON object) against the options `allowed` for a plan. Unknown and
- * inapplicable options are refused, naming the allowed ones (or, where engines offer the conversion with options of
- * their own, each engine's `choices`); each value against its schema.
- */
-export function validateOptions(raw: unknown, allowed: readonly OptionName[], choices?: ReadonlyArray<readonly OptionName[]>): OptionsValidation {
-  if (raw === undefined || raw === null) return { ok: true, options: {} };
-  if (typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, problems: [{ option: '(options)', message: 'must be a JSON object' }] };
-  const problems: Array<{ option: string; message: string }> = [];
-  const options: Record<string, unknown> = {};
-  const allowedText = choices
-    ? `this conversion takes ${choices.map((names) => (names.length > 0 ? names.join(', ') : 'no options')).join('; or ')} (not mixed: each set is another engine's)`
-    : allowed.length > 0
-      ? `this conversion takes ${allowed.join(', ')}`
-      : 'this conversion takes no options';
-  for (const [name, value] of Object.entries(raw)) {
-    if (!(allowed as readonly string[]).includes(name)) {
-      problems.push({ option: name, message: `${Object.hasOwn(OPTION_SCHEMAS, name) ? 'does not apply here' : 'is not an option'}; ${allowedText}` });
-      continue;
-    }
-    const parsed = OPTION_SCHEMAS[name as OptionName].safeParse(value);
-    if (parsed.success) options[name] = parsed.data;
-    else problems.push({ option: name, message: `${parsed.error.issues[0]?.message ?? 'invalid'} (${describeAllowed(name as OptionName)})` });
-  }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, options: options as ConversionOptions };
+/** The options of a build: every schema, and how a request's options are checked against them. */
+export interface OptionCatalogue {
+  schemas: OptionSchemas;
+  names: OptionName[];
+  /**
+   * Pure: checks `raw` (the client's JSON object) against the options `allowed` for a plan. Unknown and inapplicable
+   * options are refused, naming the allowed ones (or, where engines offer the conversion with options of their own,
+   * each engine's `choices`); each value against its schema.
+   */
+  validate(raw: unknown, allowed: readonly OptionName[], choices?: ReadonlyArray<readonly OptionName[]>): OptionsValidation;
+  /** The allowed values of an option, in words. */
+  describeAllowed(name: OptionName): string;
 }
 
-/** The allowed values of an option, in words. */
-export function describeAllowed(name: OptionName): string {
-  const schema = OPTION_SCHEMAS[name] as z.ZodType;
+/**
+ * The catalogue of a build's engines: the platform's options, then those each engine declares, in the engines'
+ * order. An option two engines declare, or one a pair honours that no one declares, is a mistake of the build.
+ */
+export function optionCatalogue(descriptors: ReadonlyArray<Pick<EngineDescriptor, 'id' | 'options' | 'pairs'>>): OptionCatalogue {
+  const schemas: Record<string, z.ZodType> = { ...PLATFORM_OPTION_SCHEMAS };
+  for (const descriptor of descriptors) {
+    for (const [name, schema] of Object.entries(descriptor.options ?? {})) {
+      if (Object.hasOwn(schemas, name)) throw new Error(`the option ${name} of the engine ${descriptor.id} is declared twice`);
+      schemas[name] = schema;
+    }
+  }
+  const undeclared = descriptors.flatMap((descriptor) => descriptor.pairs.flatMap((pair) => [...(pair.options ?? []), ...(pair.chosenBy ?? [])]).filter((name) => !Object.hasOwn(schemas, name)).map((name) => `${descriptor.id}: ${name}`));
+  if (undeclared.length > 0) throw new Error(`options no engine declares: ${[...new Set(undeclared)].join(', ')}`);
+  const describeAllowed = (name: OptionName) => describeSchema(schemas[name]!);
+  return {
+    schemas: schemas as unknown as OptionSchemas,
+    names: Object.keys(schemas) as OptionName[],
+    describeAllowed,
+    validate(raw, allowed, choices) {
+      if (raw === undefined || raw === null) return { ok: true, options: {} };
+      if (typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, problems: [{ option: '(options)', message: 'must be a JSON object' }] };
+      const problems: Array<{ option: string; message: string }> = [];
+      const options: Record<string, unknown> = {};
+      const allowedText = choices
+        ? `this conversion takes ${choices.map((names) => (names.length > 0 ? names.join(', ') : 'no options')).join('; or ')} (not mixed: each set is another engine's)`
+        : allowed.length > 0
+          ? `this conversion takes ${allowed.join(', ')}`
+          : 'this conversion takes no options';
+      for (const [name, value] of Object.entries(raw)) {
+        if (!(allowed as readonly string[]).includes(name)) {
+          problems.push({ option: name, message: `${Object.hasOwn(schemas, name) ? 'does not apply here' : 'is not an option'}; ${allowedText}` });
+          continue;
+        }
+        const parsed = schemas[name]!.safeParse(value);
+        if (parsed.success) options[name] = parsed.data;
+        else problems.push({ option: name, message: `${parsed.error.issues[0]?.message ?? 'invalid'} (${describeAllowed(name as OptionName)})` });
+      }
+      return problems.length > 0 ? { ok: false, problems } : { ok: true, options: options as ConversionOptions };
+    },
+  };
+}
+
+/** A schema's allowed values, in words. */
+function describeSchema(schema: z.ZodType): string {
   if (schema instanceof z.ZodEnum) return `one of ${(schema.options as string[]).join(', ')}`;
   if (schema instanceof z.ZodNumber) return `an integer from ${schema.minValue} to ${schema.maxValue}`;
   if (schema instanceof z.ZodLiteral) return `only ${JSON.stringify(schema.value)}`;

@@ -1,4 +1,5 @@
 import type { ContentLoss } from '@fileshift/formats';
+import type { z } from 'zod';
 import type { OptionName } from './conversion-options.js';
 import type { SocketPolicy } from './sandbox/seccomp/seccomp-rules.js';
 
@@ -119,6 +120,11 @@ export interface EngineDescriptor {
   debianPackages: readonly string[];
   /** Which sockets the engine's processes may open (default `unix-only`; see sandbox/seccomp/seccomp-rules.ts). */
   sockets?: SocketPolicy;
+  /**
+   * Options of the engine's own, by name (OCR's `languages`): the options catalogue (conversion-options.ts) collects
+   * them from the registered engines. Their types are added to EngineOptionSchemas by declaration merging.
+   */
+  options?: Readonly<Record<string, z.ZodType>>;
 }
 
 /** Every pair of `from` formats to `to` formats but the identities, with the same attributes. */

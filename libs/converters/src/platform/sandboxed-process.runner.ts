@@ -9,7 +9,7 @@ import { engineEnvironment } from './sandbox/engine-environment.js';
 import { limitFailure } from './sandbox/limit-failure.js';
 import { processLimitsOf, type ProcessLimits } from './sandbox/process-limits.js';
 import { ProcessTreeUsage } from './sandbox/process-tree-usage.js';
-import type { SocketPolicy } from './sandbox/seccomp/seccomp-rules.js';
+import { DEFAULT_SOCKET_POLICY, type SocketPolicy } from './sandbox/seccomp/seccomp-rules.js';
 import { sandboxFailed, spawnWrapped } from './sandbox/spawn-wrapped.js';
 import type { WrappedCommand } from './sandbox/wrapped-command.js';
 
@@ -52,7 +52,7 @@ export interface EngineProfile {
 /** The profile of an engine, from its descriptor (the one source of its limits). */
 export const engineProfile = (descriptor: Pick<EngineDescriptor, 'limits' | 'sockets'>): EngineProfile => ({
   limits: processLimitsOf(descriptor.limits),
-  sockets: descriptor.sockets ?? 'unix-only',
+  sockets: descriptor.sockets ?? DEFAULT_SOCKET_POLICY,
 });
 
 /** Runs that name no engine (installation checks): generous limits, no sockets but UNIX ones. */

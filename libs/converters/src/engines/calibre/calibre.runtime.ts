@@ -6,6 +6,7 @@ import { probeVersions, throwIfEngineMissing } from '../../platform/engine-probe
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
 import { NodeHostPool } from '../../platform/node-host/node-host.pool.js';
 import { prepareInput } from '../../platform/node-host/prepare-input.js';
+import type { CalibreInputTask } from './calibre.host-tasks.js';
 import { SandboxedProcessRunner } from '../../platform/sandboxed-process.runner.js';
 
 /** Output settings fixed by us: EPUB 3 without a generated cover, MOBI 6 (AZW3 is its own target), DOCX without a cover page. */
@@ -66,7 +67,7 @@ export class CalibreRuntime implements EngineRuntime {
       // Screened, and perhaps cleaned, in a Node host; calibre picks its reader by the input's extension: the input
       // (or its cleaned copy, already named so) under a name of that format.
       const input = join(dir, `input.${from}`);
-      const cleaned = await prepareInput(this.host, 'calibre', { ...request, inputPath }, context, dir);
+      const cleaned = await prepareInput<CalibreInputTask>(this.host, 'calibre-input', { ...request, inputPath }, context, dir);
       if (!cleaned) await link(inputPath, input).catch(() => copyFile(inputPath, input));
       let reported = 0;
       const result = await this.runner.run({

@@ -1,14 +1,14 @@
-import { copyFile, mkdir, open, rm, writeFile } from 'node:fs/promises';
+import { copyFile, open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { ConversionError } from '../../platform/conversion-error.js';
 import type { ConversionOptions } from '../../platform/conversion-options.js';
-import { ConversionWatch } from '../../platform/sandbox/conversion-watch.js';
+import type { ConversionWatch, RequestLimits } from '../../platform/sandbox/conversion-watch.js';
 import { engineEnvironment } from '../../platform/sandbox/engine-environment.js';
 import type { EngineSandbox } from '../../platform/sandbox/engine-sandbox.js';
-import type { ProcessLimits } from '../../platform/sandbox/process-limits.js';
 import { SandboxedDaemon } from '../../platform/sandbox/sandboxed-daemon.js';
+import type { EngineProfile } from '../../platform/sandboxed-process.runner.js';
 import type { WarmProcess } from '../../platform/warm-pool.js';
 import { CHROMIUM_BINARY } from './chromium.descriptor.js';
 import { DevToolsError, type DevToolsEvent, DevToolsPipe } from './devtools-pipe.js';
@@ -54,17 +54,11 @@ const BROWSER_FLAGS = [
 const DEVTOOLS_ON_3_AND_4 = 'exec "$0" "$@" 3<&5 4>&6 5<&- 6>&-';
 
 /** One page to draw: the uploaded HTML, what to make of it, where, and within which limits. */
-export interface PageCall {
+export interface PageCall extends RequestLimits {
   inputPath: string;
   to: 'pdf' | 'png' | 'jpg';
   options: ConversionOptions;
   outputPath: string;
-  maxOutputBytes: number;
-  timeoutMs: number;
-  cpuSeconds: number;
-  /** What the browser's processes may hold resident while it draws the page. */
-  residentBytes: number;
-  signal: AbortSignal;
 }
 
 /**
@@ -80,7 +74,8 @@ export class ChromiumBrowser implements WarmProcess {
   private devtools?: DevToolsPipe;
   private tab?: Promise<{ targetId: string; sessionId: string }>;
 
-  constructor(config: { sandbox: EngineSandbox; root: string; limits: ProcessLimits }) {
+  /** `limits` and `sockets`: its descriptor's (`engineProfile`), CPU time spanning its life. */
+  constructor(config: EngineProfile & { sandbox: EngineSandbox; root: string }) {
     this.daemon = new SandboxedDaemon({ ...config, prefix: CHROMIUM_PREFIX, name: 'Chromium' });
   }
 
@@ -91,13 +86,12 @@ export class ChromiumBrowser implements WarmProcess {
   /** Starts the browser; resolves with its version once it answers over DevTools. */
   async start(): Promise<string> {
     const dir = await this.daemon.dir;
-    await Promise.all(['profile', 'exchange'].map((name) => mkdir(join(dir, name))));
     // Its temporary directory is the sandbox's own /tmp: the browser puts a socket there, whose path must be short.
     const child = await this.daemon.spawn(
       {
         command: '/bin/sh',
         args: ['-c', DEVTOOLS_ON_3_AND_4, CHROMIUM_BINARY, ...BROWSER_FLAGS, `--user-data-dir=${join(dir, 'profile')}`, 'about:blank'],
-        sockets: 'unix-only-refused',
+        dirs: ['profile', 'exchange'],
       },
       { env: engineEnvironment(dir, '/tmp'), extraPipes: 2 },
     );
@@ -132,7 +126,7 @@ export class ChromiumBrowser implements WarmProcess {
     await copyFile(call.inputPath, page);
     await this.daemon.prepared!.handOver(page);
     const pageUrl = pathToFileURL(page).href;
-    const watch = new ConversionWatch({ ...call, usage: this.daemon.usage, onKill: () => void this.stop() });
+    const watch = this.daemon.watch(call);
     let unlisten = () => undefined as unknown;
     let tabDone = false;
     try {

@@ -3,8 +3,8 @@ import { probeVersions } from '../../platform/engine-probe.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
 import { defaultEngineSandbox, type EngineSandbox } from '../../platform/sandbox/engine-sandbox.js';
 import { sweepOrphanDirectories } from '../../platform/sandbox/owned-directories.js';
-import { processLimitsOf } from '../../platform/sandbox/process-limits.js';
-import { SandboxedProcessRunner } from '../../platform/sandboxed-process.runner.js';
+import { requestLimits } from '../../platform/sandbox/conversion-watch.js';
+import { engineProfile, SandboxedProcessRunner } from '../../platform/sandboxed-process.runner.js';
 import { WarmPool } from '../../platform/warm-pool.js';
 import { ChromiumBrowser, CHROMIUM_PREFIX, type PageCall } from './chromium-browser.js';
 import { CHROMIUM_BINARY, CHROMIUM_DESCRIPTOR } from './chromium.descriptor.js';
@@ -68,18 +68,7 @@ export class ChromiumRuntime implements EngineRuntime {
     const to = request.to;
     if (request.from !== 'html' || (to !== 'pdf' && to !== 'png' && to !== 'jpg')) throw new ConversionError('unsupported_output_format', `This engine does not write ${to} from ${request.from}.`);
     context.signal.throwIfAborted();
-    const { limits } = context;
-    const call: PageCall = {
-      inputPath: request.inputPath,
-      to,
-      options: request.options,
-      outputPath: singleOutput(request.outputDir, to),
-      maxOutputBytes: limits.maxOutputBytes,
-      timeoutMs: limits.timeoutMs,
-      cpuSeconds: limits.cpuSeconds ?? processLimitsOf(limits).cpuSeconds,
-      residentBytes: processLimitsOf(limits).residentBytes,
-      signal: context.signal,
-    };
+    const call: PageCall = { inputPath: request.inputPath, to, options: request.options, outputPath: singleOutput(request.outputDir, to), ...requestLimits(context.limits, context.signal) };
     await this.pool.with((browser) => browser.render(call));
     context.onProgress?.(100);
     return { files: [call.outputPath] };
@@ -88,7 +77,8 @@ export class ChromiumRuntime implements EngineRuntime {
 
   private async spawn(): Promise<ChromiumBrowser> {
     try {
-      const browser = new ChromiumBrowser({ sandbox: await this.sandbox, root: this.workRoot, limits: processLimitsOf({ ...this.descriptor.limits, timeoutMs: BROWSER_LIFETIME_MS }) });
+      const profile = engineProfile({ ...this.descriptor, limits: { ...this.descriptor.limits, timeoutMs: BROWSER_LIFETIME_MS } });
+      const browser = new ChromiumBrowser({ ...profile, sandbox: await this.sandbox, root: this.workRoot });
       await browser.start();
       return browser;
     } catch (error) {

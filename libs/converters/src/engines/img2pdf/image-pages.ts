@@ -2,7 +2,13 @@ import { join } from 'node:path';
 import sharp, { type Metadata } from 'sharp';
 import { ConversionError } from '../../platform/conversion-error.js';
 import type { EngineLimits } from '../../platform/engine-descriptor.js';
-import type { ImagePages } from '../../platform/node-host/node-host.protocol.js';
+
+/** What img2pdf learns from an image: its frames, and the files to give img2pdf (copies where img2pdf needs them). */
+export interface ImagePages {
+  frames: number;
+  /** Empty: the input as it is. */
+  copies: string[];
+}
 
 /** sharp's names of the formats img2pdf takes. */
 const IMG2PDF_READS = ['jpeg', 'png', 'tiff'];

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { ConversionError } from '../../platform/conversion-error.js';
 import { IMG2PDF_DESCRIPTOR } from './img2pdf.descriptor.js';
 import { NodeHostPool } from '../../platform/node-host/node-host.pool.js';
+import type { ImagePagesTask } from './img2pdf.host-tasks.js';
 import { probeVersions, throwIfEngineMissing } from '../../platform/engine-probe.js';
 import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
 import { processLimitsOf } from '../../platform/sandbox/process-limits.js';
@@ -20,7 +21,7 @@ const READS = new Set(['jpg', 'png', 'tiff']);
  *
  * Transparency: Debian 12's img2pdf 0.4.4 keeps an 8-bit alpha channel of a PNG as a soft mask, but refuses
  * alpha in TIFF and in 16-bit PNG. Those images are re-encoded by sharp as 8-bit RGBA PNG first (the alpha
- * is kept; a 16-bit image loses its extra depth) — the one case that is not bit-exact (see node-host/image-pages.ts).
+ * is kept; a 16-bit image loses its extra depth) — the one case that is not bit-exact (see image-pages.ts).
  */
 export class Img2pdfRuntime implements EngineRuntime {
   readonly descriptor = IMG2PDF_DESCRIPTOR;
@@ -49,8 +50,8 @@ export class Img2pdfRuntime implements EngineRuntime {
     const outputPath = singleOutput(resolve(request.outputDir), 'pdf');
     const tempDir = await mkdtemp(join(context.workDir, 'img2pdf-'));
     try {
-      const { files: copies } = await this.host.run({
-        task: { kind: 'image-pages' },
+      const { files: copies } = await this.host.run<ImagePagesTask>({
+        task: 'image-pages',
         inputPaths: [inputPath],
         outputDir: tempDir,
         limits: context.limits,

@@ -1,44 +1,30 @@
 import { createHash } from 'node:crypto';
-import { copyFile, link, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { copyFile, link, readdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConversionError } from '../../platform/conversion-error.js';
-import type { EngineSandbox, PreparedCommand } from '../../platform/sandbox/engine-sandbox.js';
+import type { EngineSandbox } from '../../platform/sandbox/engine-sandbox.js';
+import type { RequestLimits } from '../../platform/sandbox/conversion-watch.js';
 import { engineEnvironment } from '../../platform/sandbox/engine-environment.js';
-import { limitFailure } from '../../platform/sandbox/limit-failure.js';
-import { ownedDirectory } from '../../platform/sandbox/owned-directories.js';
-import type { ProcessLimits } from '../../platform/sandbox/process-limits.js';
-import { ConversionWatch } from '../../platform/sandbox/conversion-watch.js';
-import { ProcessTreeUsage } from '../../platform/sandbox/process-tree-usage.js';
-import type { SocketPolicy } from '../../platform/sandbox/seccomp/seccomp-rules.js';
-import { spawnWrapped } from '../../platform/sandbox/spawn-wrapped.js';
+import { SandboxedDaemon } from '../../platform/sandbox/sandboxed-daemon.js';
+import type { EngineProfile } from '../../platform/sandboxed-process.runner.js';
 import { writeProfile } from './libreoffice-profile.js';
-import { killProcessGroup, killTagged, processesTagged } from './process-tree.js';
 import { type BridgeReply, type BridgeRequest, bridgeCommand, UnoBridgeClient } from './uno-bridge-client.js';
 
-export interface InstanceConfig {
+/**
+ * Its descriptor's limits and socket policy (`engineProfile`; CPU time: the instance's whole life, a conversion's own
+ * is `RequestLimits.cpuSeconds`), and what it runs.
+ */
+export interface InstanceConfig extends EngineProfile {
   soffice: string;
   python: string;
   /** The worker's engine sandbox: soffice and the bridge run in one sandbox of it, this directory its writable place. */
   sandbox: EngineSandbox;
-  /** Each process's limits (CPU time: the instance's whole life; a conversion's own is `ConversionGuard.cpuSeconds`). */
-  limits: ProcessLimits;
-  sockets: SocketPolicy;
   /** The instance makes its directory (profile, HOME, TMPDIR, exchange) under this one, and removes it when it ends. */
   root: string;
   startTimeoutMs: number;
   /** Test hook: another bridge script. */
   bridgeScript?: string;
-}
-
-/** What watches one conversion: its time limit, its CPU time, its caller's signal, its output's size. */
-export interface ConversionGuard {
-  timeoutMs: number;
-  cpuSeconds: number;
-  /** What the instance's processes may hold resident while it converts. */
-  residentBytes: number;
-  signal: AbortSignal;
-  maxOutputBytes: number;
 }
 
 /** One conversion as the runtime asks for it: files anywhere on the worker; the instance stages them in its sandbox. */
@@ -68,6 +54,9 @@ export class InstanceCrashedError extends Error {
 
 /** Instance directories: `fileshift-lo-<host>_<pid>-XXXXXX`, swept by the next pool when their worker is gone. */
 export const INSTANCE_PREFIX = 'fileshift-lo-';
+/** In the instance's directory: HOME and TMPDIR, and where each conversion's input and output are staged. */
+const TMP_DIR = 'tmp';
+const EXCHANGE_DIR = 'exchange';
 const OFFICE_FLAGS = ['--headless', '--invisible', '--nologo', '--norestore', '--nodefault', '--nolockcheck', '--nofirststartwizard'];
 /** osl puts its pipes here (sal/osl/unx/pipe.cxx), or in /var/tmp when /tmp is not writable. */
 const PIPE_DIRS = ['/tmp', '/var/tmp'];
@@ -85,13 +74,12 @@ export function officePipePaths(uid: number, pipeName: string, profileUrl: strin
 
 /**
  * One supervised soffice: a fresh profile of its own, our UNO bridge, which starts soffice beside it, both in one
- * engine sandbox (its directory the only writable place, the pipe between them inside it), a minimal environment.
- * It converts one document at a time, staged in its exchange directory, and counts them. Whatever ends it (stop,
- * crash, timeout, CPU time, abort, output cap, retirement) kills the sandbox — every process in it — and every
- * process still carrying its tag, then removes its directory and pipes.
+ * warm engine sandbox (a SandboxedDaemon: its directory the only writable place, the pipe between them inside it, a
+ * minimal environment). It converts one document at a time, staged in its exchange directory, and counts them.
+ * Whatever ends it (stop, crash, timeout, CPU time, memory, abort, output cap, retirement) ends the daemon, which kills
+ * the sandbox — every process in it — and every process still carrying its tag, then removes its directory and pipes.
  */
 export class LibreOfficeInstance {
-  readonly dir: Promise<string>;
   /** Unique, in every command line of the instance's processes (its pipe name and directory name). */
   tag = '';
   profileDir = '';
@@ -101,17 +89,25 @@ export class LibreOfficeInstance {
   /** Called once when the instance ends on its own (crash) or is ended (any other reason). */
   onEnd?: (reason: InstanceEnd) => void;
 
+  private readonly daemon: SandboxedDaemon;
   private bridge?: UnoBridgeClient;
-  private usage?: ProcessTreeUsage;
-  private prepared?: PreparedCommand;
-  private sandboxed = false;
   private ending?: Promise<void>;
   private endReason?: InstanceEnd;
   private busy = false;
+  private endedWaiters: Array<() => void> = [];
 
   constructor(private readonly config: InstanceConfig) {
-    this.dir = ownedDirectory(config.root, INSTANCE_PREFIX);
-    this.dir.catch(() => undefined);
+    this.daemon = new SandboxedDaemon({
+      sandbox: config.sandbox,
+      root: config.root,
+      limits: config.limits,
+      sockets: config.sockets,
+      prefix: INSTANCE_PREFIX,
+      name: 'LibreOffice',
+      // The launcher forks oosplash, which starts soffice.bin: each carries the tag (the pipe name) in its command line.
+      forks: true,
+      cleanUp: () => this.removePipes(),
+    });
   }
 
   get ended(): boolean {
@@ -122,43 +118,26 @@ export class LibreOfficeInstance {
     return !this.busy && !this.ended;
   }
 
+  get reason(): InstanceEnd | undefined {
+    return this.endReason;
+  }
+
   /** Starts the bridge and soffice in their sandbox; resolves when the bridge has connected (the instance converts). */
   async start(): Promise<void> {
     const started = Date.now();
-    const dir = await this.dir;
+    const dir = await this.daemon.dir;
     this.tag = basename(dir);
     this.profileDir = join(dir, 'profile');
     await writeProfile(this.profileDir);
-    await mkdir(join(dir, 'tmp'));
-    await mkdir(this.exchangeDir(dir));
-    if (this.ended) {
-      // end() may have removed the directory before writeProfile made it again.
-      await rm(dir, { recursive: true, force: true });
-      throw new Error('the instance was stopped while starting');
-    }
     const office = [this.config.soffice, `-env:UserInstallation=${this.profileUrl()}`, ...OFFICE_FLAGS, `--accept=pipe,name=${this.tag};urp;`];
     const bridge = bridgeCommand({ python: this.config.python, pipeName: this.tag, connectTimeoutMs: this.config.startTimeoutMs, instanceDir: dir, office, script: this.config.bridgeScript });
-    this.prepared = await this.config.sandbox.prepare({
-      command: bridge.command,
-      args: bridge.args,
-      writableDirs: [dir],
-      readOnlyPaths: [bridge.script],
-      cwd: dir,
-      limits: this.config.limits,
-      sockets: this.config.sockets,
-    });
-    this.sandboxed = this.prepared.wrapped.sandboxed;
-    // Stopped while its sandbox was being prepared: nothing may be started after the stop.
-    if (this.ended) {
-      this.prepared.release();
-      await rm(dir, { recursive: true, force: true });
-      throw new Error('the instance was stopped while starting');
-    }
     // No proxies, no secrets: only what soffice needs; HOME and TMPDIR inside the instance directory.
-    const { child } = spawnWrapped(this.prepared.wrapped, { cwd: dir, env: engineEnvironment(dir, join(dir, 'tmp')), stdin: 'pipe' });
-    this.bridge = new UnoBridgeClient(child);
-    if (child.pid) this.usage = new ProcessTreeUsage(child.pid);
-    void this.bridge.exit.then(() => this.end('crashed'));
+    const child = await this.daemon.spawn(
+      { command: bridge.command, args: bridge.args, readOnlyPaths: [bridge.script], dirs: [TMP_DIR, EXCHANGE_DIR] },
+      { env: engineEnvironment(dir, join(dir, TMP_DIR)), stdin: 'pipe' },
+    );
+    this.bridge = new UnoBridgeClient(child, this.daemon);
+    void this.daemon.exited.then(() => this.end('crashed'));
 
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -169,40 +148,31 @@ export class LibreOfficeInstance {
         }),
       ]);
     } catch (error) {
-      const diagnostics = this.diagnostics();
+      const failure = this.daemon.startFailure(error);
       await this.end('start_failed');
-      throw new Error(`LibreOffice did not start: ${(error as Error).message}${diagnostics ? `\n${diagnostics}` : ''}`);
+      throw failure;
     } finally {
       clearTimeout(timer);
     }
-    if (this.ended) throw new Error(`LibreOffice did not start: it exited at once\n${this.diagnostics()}`);
+    if (this.ended) throw this.daemon.startFailure(new Error('it exited at once'));
     this.startedInMs = Date.now() - started;
   }
 
   /**
    * Converts one document: the input is staged in the instance's exchange directory (a hard link), the output
-   * written there and moved to `outputPath`, the exchange emptied after. A timeout, the CPU limit, an abort or an
-   * output past the cap kill the instance (its whole sandbox) and throw; so does a crash. Failures LibreOffice
+   * written there and moved to `outputPath`, the exchange emptied after. A timeout, the CPU or memory limit, an abort or
+   * an output past the cap kill the instance (its whole sandbox) and throw; so does a crash. Failures LibreOffice
    * reports (a document it cannot load…) come back as the bridge's reply and leave the instance running.
    */
-  async convert(conversion: InstanceConversion, guard: ConversionGuard): Promise<BridgeReply> {
+  async convert(conversion: InstanceConversion, guard: RequestLimits): Promise<BridgeReply> {
     if (this.ended || !this.bridge?.alive) throw new InstanceGoneError();
     if (this.busy) throw new Error('the instance is busy');
     this.busy = true;
-    const exchange = this.exchangeDir(await this.dir);
+    const exchange = join(await this.daemon.dir, EXCHANGE_DIR);
     const { inputPath, outputPath, ...request } = conversion;
     const stagedInput = join(exchange, `input-${basename(inputPath)}`);
     const stagedOutput = join(exchange, basename(outputPath));
-    const watch = new ConversionWatch({
-      timeoutMs: guard.timeoutMs,
-      cpuSeconds: guard.cpuSeconds,
-      signal: guard.signal,
-      usage: this.usage,
-      residentBytes: guard.residentBytes,
-      outputPath: stagedOutput,
-      maxOutputBytes: guard.maxOutputBytes,
-      onKill: (reason) => void this.end(reason),
-    });
+    const watch = this.daemon.watch({ ...guard, outputPath: stagedOutput }, (reason) => void this.end(reason));
     try {
       await stage(inputPath, stagedInput);
       // When the instance ends meanwhile (killed here, or soffice died), the bridge may not notice at once.
@@ -222,12 +192,9 @@ export class LibreOfficeInstance {
       if (reply.ok) await move(stagedOutput, outputPath);
       return reply;
     } catch (error) {
-      if (watch.killedFor) {
-        // The caller learns of the kill once the whole tree is gone.
-        watch.killedFor.diagnostics = this.diagnostics();
-        await this.ending;
-        throw watch.killedFor;
-      }
+      // The caller learns of a kill once the whole tree is gone.
+      const killed = await this.daemon.watchFailure(watch);
+      if (killed) throw killed;
       if (error instanceof ConversionError || error instanceof InstanceGoneError || error instanceof InstanceCrashedError) throw error;
       await this.end('crashed');
       throw this.crashFailure((error as Error).message);
@@ -240,7 +207,7 @@ export class LibreOfficeInstance {
 
   /** Synchronous last resort (process exit): SIGKILL to the sandbox's process group, nothing else. */
   killNow(): void {
-    killProcessGroup(this.bridge?.pid);
+    this.daemon.killNow();
   }
 
   /** Ends the instance (idempotent): kills its process groups and stragglers, removes its files. */
@@ -250,19 +217,13 @@ export class LibreOfficeInstance {
 
   /** The live processes of this instance (soffice launcher, oosplash, soffice.bin, the bridge). */
   async processes() {
-    return this.tag ? processesTagged(this.tag) : [];
+    return this.tag ? this.daemon.processes() : [];
   }
 
   /** The pid of soffice.bin, the process that does the work. */
   async officePid(): Promise<number | undefined> {
     return (await this.processes()).find((p) => p.name === 'soffice.bin')?.pid;
   }
-
-  get reason(): InstanceEnd | undefined {
-    return this.endReason;
-  }
-
-  private endedWaiters: Array<() => void> = [];
 
   /** Resolves (with undefined) once the instance has ended: a pending conversion must not wait for its reply. */
   private endedPromise(): Promise<undefined> {
@@ -274,30 +235,15 @@ export class LibreOfficeInstance {
     if (this.ending) return this.ending;
     this.endReason = reason;
     for (const waiter of this.endedWaiters.splice(0)) waiter();
-    this.ending = (async () => {
-      // The sandbox's first process: with it go all of the sandbox's (they die with their parent and pid namespace).
-      killProcessGroup(this.bridge?.pid);
-      if (this.tag) await killTagged(this.tag);
-      await Promise.race([this.bridge?.exit, new Promise((resolve) => setTimeout(resolve, 2000))]);
-      this.prepared?.release();
-      // soffice.bin is a grandchild: it may outlive the group signal by a moment.
-      if (this.tag) await killTagged(this.tag);
-      const dir = await this.dir.catch(() => undefined);
-      if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-      await this.removePipes();
-    })();
+    this.ending = this.daemon.stop();
     this.onEnd?.(reason);
     return this.ending;
   }
 
   /** Unsandboxed, the UNO pipe and LibreOffice's single-instance pipe stay in /tmp when soffice is killed (a sandbox's /tmp goes with it). */
   private async removePipes(): Promise<void> {
-    if (!this.tag || this.sandboxed) return;
+    if (!this.tag || this.daemon.sandboxed) return;
     await Promise.all(officePipePaths(process.getuid?.() ?? 0, this.tag, this.profileUrl()).map((path) => rm(path, { force: true }).catch(() => undefined)));
-  }
-
-  private exchangeDir(dir: string): string {
-    return join(dir, 'exchange');
   }
 
   /**
@@ -305,18 +251,15 @@ export class LibreOfficeInstance {
    * memory) is that failure, final; anything else a crash the pool may retry once on a fresh instance.
    */
   private crashFailure(detail?: string): ConversionError | InstanceCrashedError {
-    const diagnostics = [detail, this.diagnostics()].filter(Boolean).join('\n');
+    const said = this.daemon.stderr.trim();
+    const diagnostics = [detail, said && `bridge and soffice: ${said}`].filter(Boolean).join('\n');
     const code = this.bridge?.officeExitCode;
     const status = code !== undefined && code < 0 ? 128 - code : (code ?? 0);
-    return limitFailure(status, diagnostics, this.config.limits) ?? new InstanceCrashedError(diagnostics);
+    return this.daemon.limitFailure(status, diagnostics) ?? new InstanceCrashedError(diagnostics);
   }
 
   private profileUrl(): string {
     return pathToFileURL(this.profileDir).href;
-  }
-
-  private diagnostics(): string {
-    return this.bridge?.stderrTail() ? `bridge and soffice: ${this.bridge.stderrTail()}` : '';
   }
 }
 

@@ -5,11 +5,12 @@ import { type EngineAvailability, type EngineRuntime, singleOutput, type StepCon
 import { type DocumentFamily, filterPlan } from './libreoffice-filters.js';
 import { NodeHostPool } from '../../platform/node-host/node-host.pool.js';
 import { prepareInput } from '../../platform/node-host/prepare-input.js';
+import type { LibreOfficeInputTask } from './libreoffice.host-tasks.js';
 import { INSTANCE_PREFIX, InstanceCrashedError, type InstanceEnd, InstanceGoneError, LibreOfficeInstance } from './libreoffice-instance.js';
 import { sweepOrphanDirectories } from '../../platform/sandbox/owned-directories.js';
 import { checkInstallation, type InstallationCheck } from './libreoffice-installation.js';
 import { defaultEngineSandbox, type EngineSandbox } from '../../platform/sandbox/engine-sandbox.js';
-import { processLimitsOf } from '../../platform/sandbox/process-limits.js';
+import { requestLimits } from '../../platform/sandbox/conversion-watch.js';
 import { engineProfile, SandboxedProcessRunner } from '../../platform/sandboxed-process.runner.js';
 import type { BridgeReply } from './uno-bridge-client.js';
 import { workRootOf } from '../../platform/sandbox/absolute-path.js';
@@ -168,14 +169,14 @@ export class LibreOfficeRuntime implements EngineRuntime {
     const maxPages = request.to === 'pdf' ? limits.maxPages : undefined;
 
     // HTML and RTF are read (and perhaps cleaned) in a Node host first; the upload is never parsed in the worker.
-    const inputPath = PREPARED_FORMATS.has(request.from) ? ((await prepareInput(this.nodeHost, 'libreoffice', request, context, request.outputDir)) ?? request.inputPath) : request.inputPath;
+    const inputPath = PREPARED_FORMATS.has(request.from) ? ((await prepareInput<LibreOfficeInputTask>(this.nodeHost, 'libreoffice-input', request, context, request.outputDir)) ?? request.inputPath) : request.inputPath;
     let crashes = 0;
     for (let attempt = 1; ; attempt++) {
       const instance = await this.acquire(context.signal);
       try {
         const reply = await instance.convert(
           { inputPath, outputPath, ...plan, ...(maxPages !== undefined ? { maxPages } : {}) },
-          { timeoutMs: limits.timeoutMs, cpuSeconds: processLimitsOf(limits).cpuSeconds, residentBytes: processLimitsOf(limits).residentBytes, signal: context.signal, maxOutputBytes: limits.maxOutputBytes },
+          requestLimits(limits, context.signal),
         );
         if (!reply.ok) throw failureOf(reply, request, plan.family, maxPages);
         break;
@@ -255,14 +256,14 @@ export class LibreOfficeRuntime implements EngineRuntime {
       const { check, sandbox } = await this.environment();
       if (!check.ok) failure = new Error(check.problem);
       else if (this.running) {
-        const { limits, sockets } = engineProfile(LIBREOFFICE_DESCRIPTOR);
+        const profile = engineProfile(LIBREOFFICE_DESCRIPTOR);
         instance = new LibreOfficeInstance({
           soffice: check.installation.soffice,
           python: check.installation.python,
           sandbox,
           // CPU time is watched per conversion; the processes' own limit spans the instance's life.
-          limits: { ...limits, cpuSeconds: limits.cpuSeconds * (this.maxConversionsPerInstance + 1) },
-          sockets,
+          ...profile,
+          limits: { ...profile.limits, cpuSeconds: profile.limits.cpuSeconds * (this.maxConversionsPerInstance + 1) },
           root: this.instanceRoot(),
           startTimeoutMs: this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
         });

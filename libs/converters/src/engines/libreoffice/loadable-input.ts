@@ -26,7 +26,7 @@ const abortsLibreOffice = (tag: string) => DOCUMENT_DATE.test(tag) || HTTP_HEADE
  * the output (a word processor has no use for HTTP headers; the charset's Content-Type is kept). An RTF's fields that
  * read a file (INCLUDEPICTURE…) are blanked in a copy too: its reader opens their paths without passing the
  * bridge's file guard (rtf-file-fields.ts). Every other input is loaded as it is. It runs in the Node host
- * (node-host/prepared-input.ts): it reads the upload.
+ * (libreoffice.host-tasks.ts): it reads the upload.
  */
 export async function loadableInput(request: LoadableRequest): Promise<string> {
   if (request.from === 'rtf') return withoutRtfFileFields(request);

@@ -50,14 +50,17 @@ export function bridgeCommand(launch: BridgeLaunch): { command: string; args: st
   };
 }
 
-const STDERR_TAIL = 4096;
+/** Where what the bridge and soffice say is kept (the instance's daemon reads their stderr). */
+export interface BridgeDiagnostics {
+  readonly stderr: string;
+  noteDiagnostics(text: string): void;
+}
 
 /**
  * The bridge process (spawned by the instance, in its sandbox) and its JSON-lines protocol: one request at a time,
  * answered in order.
  */
 export class UnoBridgeClient {
-  private stderr = '';
   /** How soffice ended, as the bridge saw it (negative: the signal), once it has. */
   officeExitCode?: number;
   private nextId = 0;
@@ -68,10 +71,10 @@ export class UnoBridgeClient {
   /** Resolves when the process has exited, however. */
   readonly exit: Promise<void>;
 
-  constructor(private readonly child: ChildProcess) {
-    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
-    });
+  constructor(
+    private readonly child: ChildProcess,
+    private readonly diagnostics: BridgeDiagnostics,
+  ) {
     // A write to a bridge that just died must not become an unhandled error.
     this.child.stdin!.on('error', () => undefined);
 
@@ -99,7 +102,7 @@ export class UnoBridgeClient {
       try {
         message = JSON.parse(line);
       } catch {
-        this.stderr = (this.stderr + `\n(stdout) ${line}`).slice(-STDERR_TAIL);
+        this.diagnostics.noteDiagnostics(`\n(stdout) ${line}`);
         return;
       }
       if (message.event === 'ready') onReady(String(message.version ?? 'LibreOffice'));
@@ -113,16 +116,12 @@ export class UnoBridgeClient {
     });
   }
 
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
   get alive(): boolean {
     return !this.exited;
   }
 
   stderrTail(): string {
-    return this.stderr.trim();
+    return this.diagnostics.stderr.trim();
   }
 
   /** Sends one request; the reply, or a rejection when the bridge exits first. */

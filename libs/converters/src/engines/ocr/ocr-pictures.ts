@@ -2,7 +2,13 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { ConversionError } from '../../platform/conversion-error.js';
 import type { EngineLimits } from '../../platform/engine-descriptor.js';
-import type { ImagePages } from '../../platform/node-host/node-host.protocol.js';
+
+/** The pictures tesseract is to read for an image: its frames, and copies where it needs them. */
+export interface OcrPictures {
+  frames: number;
+  /** Empty: the input as it is. */
+  copies: string[];
+}
 
 /** Pictures tesseract reads well as they are: one 8-bit frame, no transparency, upright, in sRGB or grey. */
 const AS_THEY_ARE = new Set(['jpeg', 'png']);
@@ -13,7 +19,7 @@ const AS_THEY_ARE = new Set(['jpeg', 'png']);
  * as it is (no copies); anything else (transparency, which tesseract would see as black; a camera's orientation tag;
  * CMYK; 16 bits; TIFF and WebP frames) becomes one 8-bit sRGB PNG per frame, upright and on white, its resolution kept.
  */
-export async function ocrPictures(path: string, outputDir: string, limits: EngineLimits): Promise<ImagePages> {
+export async function ocrPictures(path: string, outputDir: string, limits: EngineLimits): Promise<OcrPictures> {
   const metadata = await sharp(path)
     .metadata()
     .catch((error: Error) => {

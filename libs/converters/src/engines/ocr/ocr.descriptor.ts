@@ -1,5 +1,23 @@
+import { z } from 'zod';
 import type { EngineDescriptor, EnginePair } from '../../platform/engine-descriptor.js';
-import { OCR_LANGUAGE_PACKAGES } from './ocr-languages.js';
+import { OCR_LANGUAGE_CODES } from '../../shared/tesseract/ocr-languages.js';
+import { OCR_PROFILE } from '../../shared/tesseract/ocr-profile.js';
+
+/** The options OCR declares (poppler's pairs honour `languages` too, for a PDF's scanned pages). */
+export const OCR_OPTION_SCHEMAS = {
+  languages: z
+    // Codes in any case ("zh-Hant", "DE"), lower-cased before they are checked.
+    .array(z.string().toLowerCase().pipe(z.enum(OCR_LANGUAGE_CODES)))
+    .min(1)
+    .max(4)
+    .describe('Languages OCR reads, most used first, as ISO 639 or tesseract codes, e.g. ["de"] or ["ja", "en"] (default: by the script found on the page; English for Latin).'),
+};
+
+declare module '../../platform/conversion-options.js' {
+  interface EngineOptionSchemas {
+    languages: (typeof OCR_OPTION_SCHEMAS)['languages'];
+  }
+}
 
 /**
  * The pictures tesseract reads itself (leptonica); others reach it through an image engine's png: heic, gif, psd…,
@@ -32,12 +50,8 @@ export const OCR_DESCRIPTOR: EngineDescriptor = {
   // Dearer than any other engine: a picture's PDF is img2pdf's, a PDF's rewrite Ghostscript's, unless OCR is asked for.
   cost: 9,
   pairs: [...pictureTo('txt'), ...pictureTo('md'), ...pictureTo('pdf'), { from: 'pdf', to: 'pdf', options: ['ocr', 'languages'], chosenBy: ['ocr', 'languages'] }],
-  // About 2 s of one core per 300 dpi page: 50 pages fit the step's 10 minutes. A multi-page TIFF or a PDF with more
-  // pages is refused before OCR starts; a picture past 100 MP before it is decoded.
-  limits: { timeoutMs: 600_000, maxOutputBytes: 512 * 1024 * 1024, maxPages: 50, maxInputPixels: 100_000_000, cpuSeconds: 600, memoryBytes: 2 * 1024 ** 3 },
-  // poppler-utils: pdfinfo reads a PDF before OCRmyPDF does.
-  debianPackages: ['tesseract-ocr', 'ocrmypdf', ...OCR_LANGUAGE_PACKAGES, 'poppler-utils'],
-  // `tesseract --version`, which OCRmyPDF runs before every conversion, asks libcurl whether IPv6 works by opening an
-  // internet socket: refused (EPERM) rather than ending the run; the sandbox has no network to reach either way.
-  sockets: 'unix-only-refused',
+  // Its processes' limits (50 pages, 10 minutes, 100 MP), packages and socket policy, shared with poppler's reading of
+  // a PDF's scanned pages.
+  ...OCR_PROFILE,
+  options: OCR_OPTION_SCHEMAS,
 };

@@ -10,7 +10,8 @@ import { StepDeadline } from '../../platform/step-deadline.js';
 import { assertPermitted, PdfInfoReader } from '../../shared/pdf/pdf-info.reader.js';
 import { pagesWithinLimit } from '../../shared/pdf/pdf-page-selection.js';
 import { OCR_DESCRIPTOR, OCR_IMAGE_SOURCES } from './ocr.descriptor.js';
-import { segmentationOf, Tesseract } from './tesseract.js';
+import type { OcrMarkdownTask, OcrPagesTask } from './ocr.host-tasks.js';
+import { segmentationOf, Tesseract } from '../../shared/tesseract/tesseract.js';
 
 /** Resolution of the page OCRmyPDF's language detection looks at: enough for tesseract to tell a script. */
 const SAMPLE_DPI = '150';
@@ -72,8 +73,8 @@ export class OcrRuntime implements EngineRuntime {
   private async readPicture(request: StepRequest, context: StepContext, deadline: StepDeadline, tempDir: string): Promise<string[]> {
     const inputPath = resolve(request.inputPath);
     const outputDir = resolve(request.outputDir);
-    const { files: copies } = await this.host.run({
-      task: { kind: 'ocr-pages' },
+    const { files: copies } = await this.host.run<OcrPagesTask>({
+      task: 'ocr-pages',
       inputPaths: [inputPath],
       outputDir: tempDir,
       limits: context.limits,
@@ -88,8 +89,8 @@ export class OcrRuntime implements EngineRuntime {
     if (request.to === 'md') {
       await this.tesseract.read(pictures, base, languages, ['tsv'], context, deadline);
       context.onProgress?.(90);
-      const { files } = await this.host.run({
-        task: { kind: 'pdf-text', to: 'md', ocr: { tsvFiles: [{ first: 1, scale: 1 }] } },
+      const { files } = await this.host.run<OcrMarkdownTask>({
+        task: 'ocr-markdown',
         inputPaths: [`${base}.tsv`],
         outputDir,
         limits: context.limits,

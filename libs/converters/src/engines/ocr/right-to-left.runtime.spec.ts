@@ -8,7 +8,7 @@ import { POPPLER_DESCRIPTOR } from '../poppler/poppler.descriptor.js';
 import { PopplerRuntime } from '../poppler/poppler.runtime.js';
 import { OCR_DESCRIPTOR } from './ocr.descriptor.js';
 import { OcrRuntime } from './ocr.runtime.js';
-import { Tesseract } from './tesseract.js';
+import { Tesseract } from '../../shared/tesseract/tesseract.js';
 import { convertStep } from '../../../test/support/test-context.js';
 import { characterErrorRate } from '../../../testing/ocr-samples.js';
 import { reportMissingEngine } from '../../../testing/pdf-samples.js';

@@ -5,13 +5,20 @@ import { writeCappedText } from '../../platform/capped-text.output.js';
 import { ConversionError } from '../../platform/conversion-error.js';
 import type { EngineLimits } from '../../platform/engine-descriptor.js';
 import { singleOutput } from '../../platform/engine-runtime.js';
-import type { OcrPages } from '../../platform/node-host/node-host.protocol.js';
-import { ocrPages } from '../ocr/tesseract-layout.js';
-import { DocumentProfiler } from './pdf-markdown/document-profile.js';
-import { PdfMarkdownComposer } from './pdf-markdown/pdf-markdown.composer.js';
-import type { PdfPage } from './pdf-markdown/pdf-page.js';
-import { Pdf2XmlError, Pdf2XmlReader } from './pdf-markdown/pdf2xml.reader.js';
+import { writePagesMarkdown } from '../../shared/pdf-markdown/pages-markdown.js';
+import type { PdfPage } from '../../shared/pdf-markdown/pdf-page.js';
+import { Pdf2XmlError, Pdf2XmlReader } from '../../shared/pdf-markdown/pdf2xml.reader.js';
+import { ocrPages } from '../../shared/pdf-markdown/tesseract-layout.js';
 import { HTML_DOCUMENT_END, htmlDocumentStart, PdftohtmlSanitizer } from './pdftohtml.sanitizer.js';
+
+/**
+ * Pages read by OCR, given to `pdf-text` after the pdftohtml parts: the last `tsvFiles.length` inputs are tesseract
+ * TSV files, each numbering its pages from its `first`; such a page stands in for pdftohtml's page of that number.
+ * `scale` maps the TSV's pixels onto pdftohtml's units.
+ */
+export interface OcrPages {
+  tsvFiles: Array<{ first: number; scale: number }>;
+}
 
 /**
  * In the Node host: what pdftohtml wrote of a PDF (one file per range of pages, in order) rewritten by our own code
@@ -37,15 +44,7 @@ export async function pdfText(to: 'md' | 'html', inputs: readonly string[], titl
       output.push(HTML_DOCUMENT_END);
       return;
     }
-    // Two passes over the XML, a page at a time: the first learns the body size, headings and running headers.
-    const profiler = new DocumentProfiler();
-    for await (const page of documentPages(parts, scanned)) profiler.add(page);
-    const composer = new PdfMarkdownComposer(profiler.profile(), title, (chunk) => output.push(chunk));
-    for await (const page of documentPages(parts, scanned)) {
-      composer.page(page);
-      await output.flush();
-    }
-    composer.end();
+    await writePagesMarkdown(() => documentPages(parts, scanned), title, output);
   });
   return outputPath;
 }

@@ -9,7 +9,7 @@ import { PopplerRuntime } from './poppler.runtime.js';
 import { convertStep, expectFailure, leftovers, testContext } from '../../../test/support/test-context.js';
 import { characterErrorRate, manyScannedPagesPdf, mixedPdf, PRINTED_PAGE, REPORT_PAGES, scannedReportPdf } from '../../../testing/ocr-samples.js';
 import { reportMissingEngine, run } from '../../../testing/pdf-samples.js';
-import { Tesseract } from '../ocr/tesseract.js';
+import { Tesseract } from '../../shared/tesseract/tesseract.js';
 import { SandboxedProcessRunner } from '../../platform/sandboxed-process.runner.js';
 
 const workRoot = mkdtempSync(join(tmpdir(), 'fileshift-poppler-scans-work-'));

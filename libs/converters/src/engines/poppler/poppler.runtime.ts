@@ -7,10 +7,11 @@ import { probeVersions, throwIfEngineMissing } from '../../platform/engine-probe
 import { type EngineAvailability, type EngineRuntime, pageOutput, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
 import { pageRaster } from './page-raster.js';
 import { appendWithPages, textlessPages } from './scanned-pages.js';
-import { PdfPageOcr } from '../ocr/pdf-page-ocr.js';
+import { PdfPageOcr } from '../../shared/tesseract/pdf-page-ocr.js';
 import { assertPermitted, type PdfInfo, PdfInfoReader } from '../../shared/pdf/pdf-info.reader.js';
 import { pageRanges, pagesWithinLimit } from '../../shared/pdf/pdf-page-selection.js';
 import { NodeHostPool } from '../../platform/node-host/node-host.pool.js';
+import type { PdfTextTask } from './poppler.host-tasks.js';
 import { processLimitsOf } from '../../platform/sandbox/process-limits.js';
 import { SandboxedProcessRunner, type SandboxedResult } from '../../platform/sandboxed-process.runner.js';
 import { StepDeadline } from '../../platform/step-deadline.js';
@@ -249,7 +250,7 @@ export class PopplerRuntime implements EngineRuntime {
   }
 
   /**
-   * pdftohtml, one run per range of consecutive pages, then its parts rewritten by our own code (node-host/pdf-text.ts)
+   * pdftohtml, one run per range of consecutive pages, then its parts rewritten by our own code (pdf-text.ts)
    * in a Node host: the PDF's text is the sender's, and no reader of it runs in the worker.
    */
   private async rewrittenText(job: Job, to: 'md' | 'html', args: string[], part: { extension: string; progressUpTo: number; capOverAllParts: boolean; readScans?: boolean }): Promise<StepOutcome> {
@@ -274,8 +275,9 @@ export class PopplerRuntime implements EngineRuntime {
       }
       // Pages without text (scans) read by OCR stand in for pdftohtml's empty ones.
       const scanned = part.readScans ? await this.readScans(job, await this.plainText(job, tempDir, [], part.progressUpTo), 'tsv', tempDir) : [];
-      ({ files } = await this.host.run({
-        task: { kind: 'pdf-text', to, title: job.info.title, ...(scanned.length > 0 ? { ocr: { tsvFiles: scanned.map(({ page, scale }) => ({ first: page, scale })) } } : {}) },
+      ({ files } = await this.host.run<PdfTextTask>({
+        task: 'pdf-text',
+        request: { to, title: job.info.title, ...(scanned.length > 0 ? { ocr: { tsvFiles: scanned.map(({ page, scale }) => ({ first: page, scale })) } } : {}) },
         inputPaths: [...parts, ...scanned.map(({ path }) => path)],
         outputDir: job.outputDir,
         limits: job.context.limits,

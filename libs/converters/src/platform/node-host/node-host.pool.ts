@@ -6,11 +6,12 @@ import { defaultEngineSandbox, type EngineSandbox } from '../sandbox/engine-sand
 import { sweepOrphanDirectories } from '../sandbox/owned-directories.js';
 import { processLimitsOf } from '../sandbox/process-limits.js';
 import { NodeHostProcess, type HostAnswer, type HostCall, NODE_HOST_PREFIX } from './node-host.process.js';
+import type { HostTaskContract } from './node-host.protocol.js';
 import { WarmPool } from '../warm-pool.js';
 import { packageClosure } from './package-closure.js';
 import { workRootOf } from '../sandbox/absolute-path.js';
 
-/** The host program, built by the package's build (esbuild) from node-host.main.ts: the same path from src/ and dist/. */
+/** The host program, built by the package's build (esbuild) from engines/node-host-tasks.ts: the same path from src/ and dist/. */
 export const NODE_HOST_BUNDLE = fileURLToPath(new URL('../../../dist/node-host/node-host.mjs', import.meta.url));
 
 /**
@@ -84,8 +85,8 @@ export class NodeHostPool {
     return this.pool.stop();
   }
 
-  /** Runs one request on a host of the pool. */
-  run(call: HostCall): Promise<HostAnswer> {
+  /** Runs one request on a host of the pool: a task by name (its contract, `Contract`, a type of the engine's). */
+  run<Contract extends HostTaskContract>(call: HostCall<Contract>): Promise<HostAnswer<Contract>> {
     return this.pool.with((host) => host.request(call));
   }
 

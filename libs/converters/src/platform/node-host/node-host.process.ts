@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { linkSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { copyFile, mkdir, realpath, rm } from 'node:fs/promises';
+import { copyFile, realpath, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ConversionError } from '../conversion-error.js';
@@ -9,9 +9,8 @@ import { assertAbsolute } from '../sandbox/absolute-path.js';
 import { engineEnvironment } from '../sandbox/engine-environment.js';
 import type { EngineSandbox } from '../sandbox/engine-sandbox.js';
 import type { ProcessLimits } from '../sandbox/process-limits.js';
-import { ConversionWatch } from '../sandbox/conversion-watch.js';
 import { SandboxedDaemon } from '../sandbox/sandboxed-daemon.js';
-import type { HostReply, HostRequest, HostTask } from './node-host.protocol.js';
+import { type HostReply, type HostRequest, type HostTaskContract, PROBE_TASK } from './node-host.protocol.js';
 import type { WarmProcess } from '../warm-pool.js';
 
 /** Host directories: `fileshift-node-host-<host>_<pid>-XXXXXX`, swept by the next pool when their worker is gone. */
@@ -32,9 +31,10 @@ export interface HostProcessConfig {
   heapMb: number;
 }
 
-/** One request as the pool hands it over: files on the worker's side, limits of the engine that asked. */
-export interface HostCall {
-  task: HostTask | { kind: 'probe' };
+/** One request as the pool hands it over: a task by name and its request, files on the worker's side, limits of the engine that asked. */
+export interface HostCall<Contract extends HostTaskContract = HostTaskContract> {
+  task: Contract['name'];
+  request?: Contract['request'];
   /** Files on the worker's side, staged in the host's exchange directory in this order. */
   inputPaths?: readonly string[];
   outputDir?: string;
@@ -47,9 +47,9 @@ export interface HostCall {
   onProgress?: (percent: number) => void;
 }
 
-export interface HostAnswer {
+export interface HostAnswer<Contract extends HostTaskContract = HostTaskContract> {
   files: string[];
-  frames?: number;
+  answer?: Contract['answer'];
   versions?: Record<string, string>;
 }
 
@@ -84,23 +84,20 @@ export class NodeHostProcess implements WarmProcess {
   /** Starts the host; resolves with the hosted engines' versions once it answers. */
   async start(): Promise<Record<string, string>> {
     const dir = await this.daemon.dir;
-    await mkdir(join(dir, 'exchange'));
-    // One output directory for the host's life, made before the sandbox hands the host's directory over to its user.
-    await mkdir(join(dir, OUTPUT_DIR));
-    await mkdir(join(dir, 'tmp'));
     const node = await realpath(process.execPath);
     const child = (this.child = await this.daemon.spawn(
       {
         command: node,
         args: [`--max-old-space-size=${this.config.heapMb}`, '--disallow-code-generation-from-strings', this.config.bundle],
         readOnlyPaths: [node, this.config.bundle, ...this.config.readOnlyPaths],
-        sockets: 'unix-only',
+        // One output directory for the host's life, made before the sandbox hands the host's directory over to its user.
+        dirs: ['exchange', OUTPUT_DIR, 'tmp'],
       },
       { env: engineEnvironment(dir, join(dir, 'tmp')), stdin: 'pipe' },
     ));
     child.stdin!.on('error', () => undefined);
     createInterface({ input: child.stdout! }).on('line', (line) => this.heard(line));
-    const answer = await this.request({ task: { kind: 'probe' }, timeoutMs: 60_000, cpuSeconds: 60, signal: new AbortController().signal }).catch((error: unknown) => {
+    const answer = await this.request({ task: PROBE_TASK, timeoutMs: 60_000, cpuSeconds: 60, signal: new AbortController().signal }).catch((error: unknown) => {
       throw this.daemon.startFailure(error);
     });
     this.versions = answer.versions ?? {};
@@ -108,7 +105,7 @@ export class NodeHostProcess implements WarmProcess {
   }
 
   /** Runs one request: stages the input, sends it, watches it, moves the output files into `outputDir`. */
-  async request(call: HostCall): Promise<HostAnswer> {
+  async request<Contract extends HostTaskContract>(call: HostCall<Contract>): Promise<HostAnswer<Contract>> {
     if (this.ended || !this.child) throw new ConversionError('provider_error', 'The Node host is gone.', true);
     if (this.busy) throw new Error('the Node host is busy');
     this.busy = true;
@@ -116,7 +113,7 @@ export class NodeHostProcess implements WarmProcess {
     const dir = await this.daemon.dir;
     const exchange = join(dir, 'exchange');
     const stagedOutput = join(dir, OUTPUT_DIR);
-    const watch = new ConversionWatch({ timeoutMs: call.timeoutMs, cpuSeconds: call.cpuSeconds, residentBytes: call.residentBytes, signal: call.signal, usage: this.daemon.usage, onKill: () => void this.stop() });
+    const watch = this.daemon.watch({ timeoutMs: call.timeoutMs, cpuSeconds: call.cpuSeconds, residentBytes: call.residentBytes, signal: call.signal });
     try {
       const inputPaths: string[] = [];
       if (call.outputDir) assertAbsolute(call.outputDir, 'a Node host request\'s output directory');
@@ -126,7 +123,7 @@ export class NodeHostProcess implements WarmProcess {
         if (!linked(path, staged)) await copyFile(path, staged);
         inputPaths.push(staged);
       }
-      const request: HostRequest = { id, task: call.task, inputPaths, outputDir: call.outputDir ? stagedOutput : undefined, limits: call.limits };
+      const request: HostRequest = { id, task: call.task, request: call.request, inputPaths, outputDir: call.outputDir ? stagedOutput : undefined, limits: call.limits };
       const reply = await Promise.race([
         new Promise<Extract<HostReply, { ok: boolean }>>((resolve) => {
           this.pending = { id, resolve, onProgress: call.onProgress };
@@ -139,7 +136,7 @@ export class NodeHostProcess implements WarmProcess {
       this.requests++;
       if (!reply.ok) throw new ConversionError(reply.failureType, reply.message, reply.retryable, reply.diagnostics);
       const files = call.outputDir ? await moveAll(reply.files, call.outputDir) : [];
-      return { files, frames: reply.frames, versions: reply.versions };
+      return { files, answer: reply.answer as Contract['answer'], versions: reply.versions };
     } catch (error) {
       throw (await this.daemon.watchFailure(watch)) ?? error;
     } finally {

@@ -2,24 +2,25 @@ import type { EngineDescriptor } from '../engine-descriptor.js';
 import type { EngineAvailability, EngineRuntime, StepContext, StepOutcome, StepRequest } from '../engine-runtime.js';
 import { processLimitsOf } from '../sandbox/process-limits.js';
 import type { NodeHostPool } from './node-host.pool.js';
-import type { NodeHostedEngine } from './node-host.protocol.js';
+import type { HostedConversionTask } from './hosted-engine.task.js';
 
 /**
  * An engine whose code runs in the Node host (sharp, the data and Office readers): the worker's side of it
- * stages each step in a host of the pool, under the engine's own limits. The host itself is sandboxed like every
+ * stages each step in a host of the pool, under the engine's own limits, as the host task `task` (the engine's
+ * `hostedEngine` declaration, hosted-engine.task.ts). The host itself is sandboxed like every
  * engine process: nothing an upload does to it reaches the worker.
  */
 export class NodeHostedRuntime implements EngineRuntime {
   constructor(
     readonly descriptor: EngineDescriptor,
-    private readonly engine: NodeHostedEngine,
+    private readonly task: string,
     private readonly host: NodeHostPool,
   ) {}
 
   async probe(): Promise<EngineAvailability> {
     try {
       const versions = await this.host.versions();
-      return { available: true, version: versions[this.engine] };
+      return { available: true, version: versions[this.task] };
     } catch (error) {
       return { available: false, problem: `the Node host does not start: ${(error as Error).message}` };
     }
@@ -34,8 +35,9 @@ export class NodeHostedRuntime implements EngineRuntime {
   }
 
   async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
-    const { files } = await this.host.run({
-      task: { kind: 'convert', engine: this.engine, from: request.from, to: request.to, options: request.options },
+    const { files } = await this.host.run<HostedConversionTask>({
+      task: this.task,
+      request: { from: request.from, to: request.to, options: request.options },
       inputPaths: [request.inputPath],
       outputDir: request.outputDir,
       limits: context.limits,

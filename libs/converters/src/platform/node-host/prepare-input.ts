@@ -1,15 +1,26 @@
 import type { StepContext, StepRequest } from '../engine-runtime.js';
 import { processLimitsOf } from '../sandbox/process-limits.js';
 import type { NodeHostPool } from './node-host.pool.js';
-import type { PreparingEngine } from './node-host.protocol.js';
 
 /**
- * The worker's side of an input's preparation (node-host/prepared-input.ts): the upload is read in a Node host, never
- * here. The cleaned copy it made, moved into `outputDir`, or undefined for the input as it is.
+ * The contract of a task that prepares an engine's input in the Node host (LibreOffice's and calibre's declare one):
+ * the input checked for that engine, and the cleaned copy it should read instead, if any. A refusal fails the step
+ * with its failure type.
  */
-export async function prepareInput(host: NodeHostPool, engine: PreparingEngine, request: StepRequest, context: StepContext, outputDir: string): Promise<string | undefined> {
-  const { files } = await host.run({
-    task: { kind: 'prepare-input', engine, from: request.from },
+export interface InputPreparationTask {
+  name: string;
+  request: { from: string };
+}
+
+/**
+ * The worker's side of an input's preparation by the host task `task` (named by the engine that needs it): the upload
+ * is read in a Node host, never here. The cleaned copy it made, moved into `outputDir`, or undefined for the input as
+ * it is.
+ */
+export async function prepareInput<Task extends InputPreparationTask>(host: NodeHostPool, task: Task['name'], request: StepRequest, context: StepContext, outputDir: string): Promise<string | undefined> {
+  const { files } = await host.run<Task>({
+    task,
+    request: { from: request.from },
     inputPaths: [request.inputPath],
     outputDir,
     limits: context.limits,

@@ -1,5 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { ConversionError } from '../conversion-error.js';
+import type { EngineLimits } from '../engine-descriptor.js';
+import { processLimitsOf } from './process-limits.js';
 import type { ProcessTreeUsage } from './process-tree-usage.js';
 
 /** Why a watch ended a conversion in a warm engine. */
@@ -18,6 +20,22 @@ export interface WatchOptions {
   maxOutputBytes?: number;
   /** Kills the engine (its whole sandbox); called once, with the failure the conversion ends with. */
   onKill: (reason: WatchEnd, error: ConversionError) => void;
+}
+
+/** The limits one request to a warm engine is watched to, and its caller's signal. */
+export interface RequestLimits {
+  timeoutMs: number;
+  cpuSeconds: number;
+  /** What the engine's processes may hold resident while it serves the request. */
+  residentBytes: number;
+  maxOutputBytes: number;
+  signal: AbortSignal;
+}
+
+/** Pure: a request's limits from its step's engine limits (its descriptor's, or a caller's lower ones). */
+export function requestLimits(limits: EngineLimits, signal: AbortSignal): RequestLimits {
+  const { cpuSeconds, residentBytes } = processLimitsOf(limits);
+  return { timeoutMs: limits.timeoutMs, cpuSeconds, residentBytes, maxOutputBytes: limits.maxOutputBytes, signal };
 }
 
 const OUTPUT_POLL_MS = 100;

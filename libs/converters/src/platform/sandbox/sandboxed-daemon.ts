@@ -1,14 +1,17 @@
 import type { ChildProcess } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { ConversionError } from '../conversion-error.js';
-import type { EngineSandbox, PreparedCommand, SandboxRequest } from './engine-sandbox.js';
+import type { EngineSandbox, PreparedCommand } from './engine-sandbox.js';
 import { assertAbsolute } from './absolute-path.js';
 import { limitFailure } from './limit-failure.js';
 import { ownedDirectory } from './owned-directories.js';
 import type { ProcessLimits } from './process-limits.js';
-import type { ConversionWatch } from './conversion-watch.js';
+import { ConversionWatch, type WatchOptions } from './conversion-watch.js';
 import { ProcessTreeUsage } from './process-tree-usage.js';
+import { DEFAULT_SOCKET_POLICY, type SocketPolicy } from './seccomp/seccomp-rules.js';
 import { spawnWrapped, type WrappedSpawnOptions } from './spawn-wrapped.js';
+import { killTagged, processesTagged, type TaggedProcess } from './tagged-processes.js';
 
 const STDERR_TAIL = 4096;
 const STOP_GRACE_MS = 2000;
@@ -19,15 +22,36 @@ export interface SandboxedDaemonConfig {
   root: string;
   /** Its directory's name starts with this, so that the next pool sweeps what a killed worker left. */
   prefix: string;
+  /** Its processes' limits: its engine's descriptor's (`engineProfile`), their CPU time spanning its life. */
   limits: ProcessLimits;
+  /** The sockets its processes may open: its engine's descriptor's (default DEFAULT_SOCKET_POLICY). */
+  sockets?: SocketPolicy;
   /** What it is, for errors: "the Node host", "the browser". */
   name: string;
+  /**
+   * Its processes may leave its process group (soffice's launcher forks oosplash, which starts soffice.bin): every one
+   * carries its directory's name in its command line, and whatever still does is killed when it ends.
+   */
+  forks?: boolean;
+  /** What it leaves outside its directory (unsandboxed, soffice's pipes in /tmp), removed once it has ended. */
+  cleanUp?: () => Promise<void>;
+}
+
+/** What to start in the daemon's sandbox. */
+export interface DaemonLaunch {
+  command: string;
+  args: readonly string[];
+  /** Bound read-only beside the sandbox's system paths (a script, a program and its libraries). */
+  readOnlyPaths?: readonly string[];
+  /** Directories made in its directory before the sandbox's user is given it (an exchange, a temporary directory). */
+  dirs?: readonly string[];
 }
 
 /**
- * The life of one long-lived engine process in a sandbox of its own (a warm pool's Node host or browser): its
- * directory, its start, the tail of its stderr, its exit, its stop (the whole sandbox killed, its user released, its
- * directory removed) and what its death means for a request. The engine on top speaks its own protocol with `child`.
+ * The life of one long-lived engine process in a sandbox of its own (a warm pool's Node host, browser or LibreOffice):
+ * its directory, its start, the tail of its stderr, its process tree's usage (CPU time, memory) for a request's watch,
+ * its exit, its stop (the whole sandbox killed, its user released, its directory removed) and what its death means for
+ * a request. The engine on top speaks its own protocol with `child`.
  */
 export class SandboxedDaemon {
   readonly dir: Promise<string>;
@@ -52,15 +76,21 @@ export class SandboxedDaemon {
     return this.ending !== undefined || this.exitStatus !== undefined;
   }
 
+  /** Whether it runs in the engine sandbox (false before it is started, and where engines run unsandboxed). */
+  get sandboxed(): boolean {
+    return this.prepared?.wrapped.sandboxed ?? false;
+  }
+
   /** Starts the command in its sandbox, its directory the one writable place and the working directory. */
-  async spawn(request: Omit<SandboxRequest, 'writableDirs' | 'cwd' | 'limits'>, options: Omit<WrappedSpawnOptions, 'cwd'>): Promise<ChildProcess> {
+  async spawn(launch: DaemonLaunch, options: Omit<WrappedSpawnOptions, 'cwd'>): Promise<ChildProcess> {
     const dir = await this.dir;
-    this.prepared = await this.config.sandbox.prepare({ ...request, writableDirs: [dir], cwd: dir, limits: this.config.limits });
+    for (const name of launch.dirs ?? []) await mkdir(join(dir, name));
+    await this.refuseIfStopped(dir);
+    const { command, args, readOnlyPaths } = launch;
+    const sockets = this.config.sockets ?? DEFAULT_SOCKET_POLICY;
+    this.prepared = await this.config.sandbox.prepare({ command, args, readOnlyPaths, writableDirs: [dir], cwd: dir, limits: this.config.limits, sockets });
     // Stopped while its sandbox was being prepared: nothing may be started after the stop.
-    if (this.ending) {
-      this.prepared.release();
-      throw new Error(`${this.config.name} was stopped while starting`);
-    }
+    await this.refuseIfStopped(dir, this.prepared);
     const { child } = spawnWrapped(this.prepared.wrapped, { ...options, cwd: dir });
     this.child = child;
     if (child.pid) this.usage = new ProcessTreeUsage(child.pid);
@@ -91,9 +121,13 @@ export class SandboxedDaemon {
   stop(): Promise<void> {
     this.ending ??= (async () => {
       this.killNow();
+      await this.killStragglers();
       if (this.child) await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS))]);
       this.prepared?.release();
+      // A grandchild (soffice.bin) may outlive the group's signal by a moment.
+      await this.killStragglers();
       await rm(await this.dir.catch(() => ''), { recursive: true, force: true }).catch(() => undefined);
+      await this.config.cleanUp?.();
     })();
     return this.ending;
   }
@@ -107,6 +141,17 @@ export class SandboxedDaemon {
     }
   }
 
+  /** Its live processes: those carrying its directory's name (soffice's launcher, oosplash, soffice.bin, the bridge). */
+  async processes(): Promise<TaggedProcess[]> {
+    const dir = await this.dir.catch(() => undefined);
+    return dir ? processesTagged(basename(dir)) : [];
+  }
+
+  /** One request's watch over its process tree; a limit passed ends it (`onKill`, by default a stop). */
+  watch(options: Omit<WatchOptions, 'usage' | 'onKill'>, onKill: WatchOptions['onKill'] = () => void this.stop()): ConversionWatch {
+    return new ConversionWatch({ ...options, usage: this.usage, onKill });
+  }
+
   /** The limit a request's watch killed it for, once it is gone; undefined when the watch killed nothing. */
   async watchFailure(watch: ConversionWatch): Promise<ConversionError | undefined> {
     if (!watch.killedFor) return undefined;
@@ -115,9 +160,28 @@ export class SandboxedDaemon {
     return watch.killedFor;
   }
 
+  /** The sandbox limit an exit status (by default its own) stands for; undefined when it was none. */
+  limitFailure(exitStatus = this.exitStatus ?? 1, diagnostics = this.stderr): ConversionError | undefined {
+    return limitFailure(exitStatus, diagnostics, this.config.limits);
+  }
+
   /** It died during a request: a sandbox limit is that failure; anything else, the input crashed it. */
   async crashFailure(message: string): Promise<ConversionError> {
     await this.exited;
-    return limitFailure(this.exitStatus ?? 1, this.stderr, this.config.limits) ?? new ConversionError('unsupported_or_corrupt_input', message, false, this.stderr);
+    return this.limitFailure() ?? new ConversionError('unsupported_or_corrupt_input', message, false, this.stderr);
+  }
+
+  /** A stop during its start: what the start made goes (a stop may have run before it was made), nothing is started. */
+  private async refuseIfStopped(dir: string, prepared?: PreparedCommand): Promise<void> {
+    if (!this.ending) return;
+    prepared?.release();
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`${this.config.name} was stopped while starting`);
+  }
+
+  private async killStragglers(): Promise<void> {
+    if (!this.config.forks) return;
+    const dir = await this.dir.catch(() => undefined);
+    if (dir) await killTagged(basename(dir));
   }
 }

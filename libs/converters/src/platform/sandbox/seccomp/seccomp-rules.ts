@@ -19,6 +19,8 @@ export interface SyscallRule {
 
 /** What a sandboxed engine may do with sockets (its network namespace has only a loopback of its own either way). */
 export type SocketPolicy = 'unix-only' | 'unix-only-refused';
+/** An engine whose descriptor names no policy: an internet socket kills it. */
+export const DEFAULT_SOCKET_POLICY: SocketPolicy = 'unix-only';
 
 const AF_UNIX = 1;
 /** CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET. */

@@ -5,7 +5,7 @@ import type { EngineAvailability, StepContext } from '../../platform/engine-runt
 import { probeVersions, throwIfEngineMissing } from '../../platform/engine-probe.js';
 import type { SandboxedProcessRunner } from '../../platform/sandboxed-process.runner.js';
 import type { StepDeadline } from '../../platform/step-deadline.js';
-import { OCR_DESCRIPTOR } from './ocr.descriptor.js';
+import { OCR_PROFILE } from './ocr-profile.js';
 import { languagesOfScript, OCR_LANGUAGES, tesseractLanguages } from './ocr-languages.js';
 
 /** What tesseract writes: plain text, the words with their boxes (for Markdown), or a PDF with the text invisible over the picture. */
@@ -39,12 +39,12 @@ export class Tesseract {
     runner: SandboxedProcessRunner,
     private readonly command = 'tesseract',
   ) {
-    this.runner = runner.forEngine(OCR_DESCRIPTOR);
+    this.runner = runner.forEngine(OCR_PROFILE);
   }
 
   /** Available when tesseract answers and has the trained data of every language the service offers. */
   async probe(): Promise<EngineAvailability> {
-    const availability = await probeVersions(this.runner, [{ command: this.command, args: ['--version'] }], OCR_DESCRIPTOR.debianPackages);
+    const availability = await probeVersions(this.runner, [{ command: this.command, args: ['--version'] }], OCR_PROFILE.debianPackages);
     if (!availability.available) return availability;
     const listed = await this.runner.run({ command: this.command, args: ['--list-langs'], timeoutMs: OSD_TIMEOUT_MS, env: ONE_THREAD });
     const installed = new Set(listed.stdout.split('\n').map((line) => line.trim()));

@@ -7,19 +7,9 @@ export interface TaggedProcess {
   commandLine: string;
 }
 
-/** SIGKILL to a whole process group (a detached child's pid is its group id); a gone group is fine. */
-export function killProcessGroup(pgid: number | undefined): void {
-  if (!pgid) return;
-  try {
-    process.kill(-pgid, 'SIGKILL');
-  } catch {
-    // the group is already gone
-  }
-}
-
 /**
- * The live processes whose command line contains `tag` (Linux /proc). An instance's processes all carry its
- * unique pipe name, so stragglers that left the process group are found too. Zombies are not alive.
+ * The live processes whose command line contains `tag` (Linux /proc). A warm engine's processes all carry its
+ * directory's name, so stragglers that left its process group are found too. Zombies are not alive.
  */
 export async function processesTagged(tag: string): Promise<TaggedProcess[]> {
   const entries = await readdir('/proc').catch(() => [] as string[]);

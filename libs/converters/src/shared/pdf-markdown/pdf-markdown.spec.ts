@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pdf2XmlToMarkdown } from './pdf-markdown/pdf-markdown.composer.js';
-import { Pdf2XmlError, readPdf2Xml } from './pdf-markdown/pdf2xml.reader.js';
+import { pdf2XmlToMarkdown } from './pdf-markdown.composer.js';
+import { Pdf2XmlError, readPdf2Xml } from './pdf2xml.reader.js';
 
 // pdftohtml -xml output written by hand: fonts 0 body (17 px), 1 and 2 headings (30, 23), 3 small print (12).
 const FONTS = [17, 30, 23, 12].map((size, id) => `\t<fontspec id="${id}" size="${size}" family="Times" color="#000000"/>`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PdfMarkdownComposer, profileOf } from '../poppler/pdf-markdown/pdf-markdown.composer.js';
-import { fragmentText, type PdfPage, type TextFragment } from '../poppler/pdf-markdown/pdf-page.js';
+import { PdfMarkdownComposer, profileOf } from './pdf-markdown.composer.js';
+import { fragmentText, type PdfPage, type TextFragment } from './pdf-page.js';
 import { ocrPages } from './tesseract-layout.js';
 
 // Tesseract's TSV written by hand: a header, a level 1 row per page (its picture's size), then per line a level 2

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OCR_DESCRIPTOR } from './ocr.descriptor.js';
+import { OCR_DESCRIPTOR } from '../../engines/ocr/ocr.descriptor.js';
 import { DEFAULT_OCR_LANGUAGES, languagesOfScript, OCR_LANGUAGE_CODES, OCR_LANGUAGE_PACKAGES, OCR_LANGUAGES, tesseractLanguages } from './ocr-languages.js';
 
 /** What `tesseract --psm 0` prints for a page (its orientation and script detection). */

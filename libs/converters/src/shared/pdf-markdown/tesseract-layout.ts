@@ -1,5 +1,5 @@
-import { BIDI_CONTROLS, hasRightToLeft, reorderLine, strongDirection } from '../poppler/pdf-markdown/bidi-text.js';
-import type { PdfPage } from '../poppler/pdf-markdown/pdf-page.js';
+import { BIDI_CONTROLS, hasRightToLeft, reorderLine, strongDirection } from './bidi-text.js';
+import type { PdfPage } from './pdf-page.js';
 
 /** One recognised word of tesseract's TSV, in the picture's pixels. */
 interface OcrWord {

@@ -6,8 +6,8 @@ import { throwIfEngineMissing } from '../../platform/engine-probe.js';
 import type { StepContext } from '../../platform/engine-runtime.js';
 import type { SandboxedProcessRunner } from '../../platform/sandboxed-process.runner.js';
 import type { StepDeadline } from '../../platform/step-deadline.js';
-import type { PdfInfoReader } from '../../shared/pdf/pdf-info.reader.js';
-import { OCR_DESCRIPTOR } from './ocr.descriptor.js';
+import type { PdfInfoReader } from '../pdf/pdf-info.reader.js';
+import { OCR_PROFILE } from './ocr-profile.js';
 import { Tesseract } from './tesseract.js';
 
 /**
@@ -43,12 +43,12 @@ export class PdfPageOcr {
     tesseract = 'tesseract',
     private readonly pdfimages = 'pdfimages',
   ) {
-    this.runner = runner.forEngine(OCR_DESCRIPTOR);
+    this.runner = runner.forEngine(OCR_PROFILE);
     this.tesseract = new Tesseract(runner, tesseract);
   }
 
   async read(inputPath: string, pages: readonly number[], output: 'txt' | 'tsv', options: ConversionOptions, context: StepContext, deadline: StepDeadline, tempDir: string, onPage?: (done: number) => void): Promise<ReadPage[]> {
-    const maxPages = OCR_DESCRIPTOR.limits.maxPages!;
+    const maxPages = OCR_PROFILE.limits.maxPages;
     if (pages.length > maxPages) {
       throw new ConversionError('file_too_large', `The PDF has ${pages.length} pages without text; OCR reads at most ${maxPages} of them at a time: choose pages with the pages option.`);
     }
