@@ -23,8 +23,13 @@ export type CarriedIdentifier = { kind: 'none' } | { kind: 'invalid'; reason: st
  * answers another's request. A payload without a named payer (Solana) is scoped to the network.
  */
 export function carriedIdentifier(payload: PaymentPayload): CarriedIdentifier {
-  if (!payload.extensions?.[PAYMENT_IDENTIFIER]) return { kind: 'none' };
-  const { id, validation } = extractAndValidatePaymentIdentifier(payload);
+  const carried = payload.extensions?.[PAYMENT_IDENTIFIER];
+  if (!carried) return { kind: 'none' };
+  // Checked by our rules (the declared schema's: `required` a boolean, `id` 16–128 of [A-Za-z0-9_-]), never by the
+  // schema the client echoed: @x402/extensions compiles an echoed schema with Ajv on every call (tens of ms of CPU a
+  // request), and what a client sends is not what a payment is checked against.
+  const info = typeof carried === 'object' ? (carried as { info?: unknown }).info : undefined;
+  const { id, validation } = extractAndValidatePaymentIdentifier({ ...payload, extensions: { [PAYMENT_IDENTIFIER]: { info } } });
   // A declaration echoed without an id (a client that does not use identifiers) is no identifier.
   if (validation.valid && !id) return { kind: 'none' };
   if (!validation.valid || !id) return { kind: 'invalid', reason: (validation.errors ?? ['not a valid identifier']).join('; ') };
