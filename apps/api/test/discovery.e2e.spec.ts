@@ -109,6 +109,19 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     expect(conversions.engines).toEqual(expect.arrayContaining(['sharp', 'ffmpeg-audio']));
     expect(conversions.from.mp3).toEqual(expect.arrayContaining(['wav', 'flac']));
     expect(conversions.pairs).toBe(Object.values(conversions.from).flat().length);
+    // A fixed-price resource publishes the challenge its unpaid request is answered with (less the reason), to sign from.
+    const published = (detect as unknown as { paymentRequired: Record<string, unknown> }).paymentRequired;
+    const unpaid = await fetch(`${t.baseUrl}/api/x402/v1/detect-file-type`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ filename: 'a.png', size_bytes: 100, header_first_200_bytes_base64: 'iVBORw0KGgo=' }),
+    });
+    expect(unpaid.status).toBe(402);
+    const { error, ...challenge } = (await unpaid.json()) as Record<string, unknown>;
+    expect(error).toBe('Payment required');
+    expect(published).toEqual(challenge);
+    expect((detect as unknown as { accepts: unknown[] }).accepts).toEqual(challenge.accepts);
+    expect(challenge.accepts).toContainEqual(expect.objectContaining({ maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } }));
     const result = body.resources.find((r) => r.resource.endsWith('/result'));
     expect(result?.price).toMatchObject({
       mode: 'dynamic',

@@ -80,7 +80,10 @@ describe('Solana payments in dev mode on the local Solana (real chain, facilitat
     };
     expect(discovery.devChain).toMatchObject({ rpcUrl: evm.rpcUrl, network: evm.network, usdc: evm.usdcAddress, payTo: evm.payTo });
     expect(discovery.solanaDevChain).toMatchObject({ rpcUrl: solana.rpcUrl, network: solana.network, usdc: solana.usdcMint, decimals: 6, payTo: solana.payTo });
-    expect(discovery.accepts[1]).toEqual({ scheme: 'exact', network: solana.network, asset: solana.usdcMint, payTo: solana.payTo, currency: 'USDC', decimals: 6 });
+    expect(discovery.accepts[1]).toEqual({ scheme: 'exact', network: solana.network, asset: solana.usdcMint, payTo: solana.payTo, currency: 'USDC', decimals: 6, maxTimeoutSeconds: 300 });
+    // A fixed-price resource publishes its requirements in full: a Solana payer signs before its first request.
+    const detect = (discovery as unknown as { resources: Array<{ operationId: string; accepts: unknown[] }> }).resources.find((resource) => resource.operationId === 'detectFileType');
+    expect(detect?.accepts[1]).toEqual({ scheme: 'exact', network: solana.network, amount: '2000', asset: solana.usdcMint, payTo: solana.payTo, maxTimeoutSeconds: 300, extra: { feePayer: solana.feePayer } });
     // The published key (a JSON byte array, as solana-keygen writes it) is the published payer's, and it holds test USDC.
     const payer = await createKeyPairSignerFromBytes(Uint8Array.from(discovery.solanaDevChain.payerSecretKey));
     expect(payer.address).toBe(discovery.solanaDevChain.payerAddress);

@@ -6,6 +6,7 @@ import { wrapFetchWithPayment } from '@x402/fetch';
 import type { registerExactSvmScheme } from '@x402/svm/exact/client';
 import { SpendLimitError } from './errors.js';
 import { paymentIdentifierExtension, takePaymentIdentifier } from './payment-identifier.js';
+import { fetchPublishedChallenges } from './published-challenges.js';
 import { approvingPlanned, checkPlan, describePlan, type SpendPlan } from './spend-plan.js';
 import { checkSpend, describeAllowed, formatUsdc, type PaymentRequest, type SpendLimits } from './spend-policy.js';
 
@@ -76,11 +77,24 @@ export function createPayer(options: PayerOptions): Payer {
   const store = options.spent ?? memoryStore();
   let reserved = 0n;
   /**
-   * The challenges the service answered this payer with, by method and URL without its query: a later request to
-   * the same resource (the next conversion's job fee, the next detection) is paid on its first try, so its body
-   * crosses the wire once instead of twice.
+   * The challenges of each resource, by method and URL without its query: published by the service, or answered to
+   * this payer (newer, so kept over a published one). A request with a body to a known resource (a conversion's job
+   * fee, a detection) is paid on its first try, so its body crosses the wire once instead of twice.
    */
   const challenges = new Map<string, PaymentRequired>();
+  /** Each origin's discovery document, read once for all its resources (again after a failed read). */
+  const published = new Map<string, Promise<void>>();
+  const learnPublished = (fetch: typeof globalThis.fetch, origin: string): Promise<void> => {
+    let learning = published.get(origin);
+    if (!learning) {
+      learning = fetchPublishedChallenges(fetch, origin).then((found) => {
+        if (!found) published.delete(origin);
+        for (const [key, challenge] of found ?? []) if (!challenges.has(key)) challenges.set(key, challenge);
+      });
+      published.set(origin, learning);
+    }
+    return learning;
+  };
 
   const clientFor = async (approve: PayerOptions['approve'], refusal: { error?: SpendLimitError }, paymentId: string) => {
     let client = registerExactEvmScheme(new x402Client(), { signer: toClientEvmSigner(options.account) }).registerExtension(paymentIdentifierExtension(paymentId));
@@ -98,7 +112,8 @@ export function createPayer(options: PayerOptions): Payer {
     client.registerPolicy((_version, offers) => {
       const spent = store.total() + reserved;
       const allowed = offers.filter((offer) => checkSpend(paymentRequestOf(offer), options, spent).allowed);
-      const first = offers[0];
+      // The refusal names the limit the first offer on an allowed network and asset broke: not an offer this payer never takes.
+      const first = offers.find((offer) => (checkSpend(paymentRequestOf(offer), options, spent) as { limit?: string }).limit !== 'network_or_asset') ?? offers[0];
       if (allowed.length === 0 && first) {
         const decision = checkSpend(paymentRequestOf(first), options, spent);
         if (!decision.allowed) refusal.error = refusalOf(decision.limit, decision.message, paymentRequestOf(first));
@@ -146,7 +161,10 @@ export function createPayer(options: PayerOptions): Payer {
           const http = new x402HTTPClient(client);
           const remembering = rememberingChallenges(fetch, http, challenges);
           // Only a request with a body gains from paying first: without one, a 402 costs a round trip and nothing more.
-          const known = request.body && !isPaid(request) ? challenges.get(resourceKey(request)) : undefined;
+          const paysFirst = request.body !== null && !isPaid(request);
+          // A resource this payer has no challenge for yet: the service may publish it (one small GET per origin).
+          if (paysFirst && !challenges.has(resourceKey(request))) await learnPublished(fetch, new URL(request.url).origin);
+          const known = paysFirst ? challenges.get(resourceKey(request)) : undefined;
           if (known) {
             const headers = await paymentHeaders(client, http, known).catch(() => undefined);
             if (headers) return await sendPaidFirst(remembering, client, http, request, headers);
@@ -216,8 +234,9 @@ async function paymentHeaders(client: x402Client, http: x402HTTPClient, challeng
 }
 
 /**
- * Sends `request` paid on its first try, for a challenge seen before. Requirements that went stale meanwhile (the
- * prices changed) are answered with a new 402: its challenge is paid once, on one retry; never a third time.
+ * Sends `request` paid on its first try, for a challenge published or seen before. Requirements that went stale
+ * meanwhile (a price or payTo changed) are refused with a new 402, unsettled: its challenge is paid once, on one
+ * retry; never a third time.
  */
 async function sendPaidFirst(fetch: typeof globalThis.fetch, client: x402Client, http: x402HTTPClient, request: Request, headers: Record<string, string>): Promise<Response> {
   const retry = request.clone();

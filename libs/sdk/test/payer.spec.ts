@@ -3,6 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { createPayer, PAYMENT_IDENTIFIER_HEADER, SpendLimitError } from '../src/index.js';
 import { countingSigner, paymentIdOf } from './support/dev-chain.js';
+import { DISCOVERY_PATH, publishedChallenges } from '../src/published-challenges.js';
 
 const NETWORK = 'eip155:31337';
 const DEV_USDC = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -62,9 +63,10 @@ describe('createPayer', () => {
   it('pays a request with a body first from the challenge it saw; one its limits now refuse is asked for again', async () => {
     let price = '2000';
     const sent: Array<{ paid?: string }> = [];
-    // A server whose price can change, refusing a payment of another amount with its current challenge.
+    // A server whose price can change, refusing a payment of another amount with its current challenge; it publishes no discovery document.
     const service: typeof fetch = async (input, init) => {
       const request = new Request(input, init);
+      if (new URL(request.url).pathname === DISCOVERY_PATH) return new Response('{}', { status: 404 });
       const signature = request.headers.get('PAYMENT-SIGNATURE');
       const paid = signature ? (JSON.parse(atob(signature)) as { accepted: { amount: string } }).accepted.amount : undefined;
       sent.push({ paid });
@@ -87,6 +89,51 @@ describe('createPayer', () => {
     expect(sent.slice(4)).toEqual([{}, { paid: '3000' }]);
     expect((await post()).status).toBe(200);
     expect(sent.slice(6)).toEqual([{ paid: '3000' }]);
+  });
+
+  it('pays a first request with a body from the challenge its service publishes, reading the document once; a stale one costs one retry', async () => {
+    let price = '2000';
+    const sent: Array<{ paid?: string }> = [];
+    let documents = 0;
+    const challenge = (amount: string) => ({ x402Version: 2, resource: { url: 'https://public.example/convert', description: '', mimeType: '' }, accepts: [offer(DEV_USDC, amount)] });
+    const published = challenge(price);
+    // Published under its public URL: the payer reaches it at another origin (a proxy), and matches it by path.
+    const document = { resources: [{ resource: 'https://public.example/convert', method: 'POST', paymentRequired: published }, { resource: 'https://public.example/x', method: 'POST', paymentRequired: { x402Version: 2 } }] };
+    const service: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (new URL(request.url).pathname === DISCOVERY_PATH) return documents++, Response.json(document);
+      const signature = request.headers.get('PAYMENT-SIGNATURE');
+      const paid = signature ? (JSON.parse(atob(signature)) as { accepted: { amount: string } }).accepted.amount : undefined;
+      sent.push({ paid });
+      if (paid === price) return new Response('{}', { status: 200 });
+      return challengeAnswer([offer(DEV_USDC, price)]);
+    };
+    const paying = payer().wrap(service);
+    const post = (path = '/convert') => paying(`http://fileshift.test${path}`, { method: 'POST', body: 'the upload' });
+    expect((await post()).status).toBe(200);
+    expect(sent).toEqual([{ paid: '2000' }]);
+    // A published entry that is no challenge is ignored: that resource is paid after its 402, without reading the document again.
+    expect((await post('/x')).status).toBe(200);
+    expect(sent.slice(1)).toEqual([{}, { paid: '2000' }]);
+    expect(documents).toBe(1);
+    // The price changed since: the payment signed from the published challenge is refused, the current one paid once.
+    price = '3000';
+    expect((await post()).status).toBe(200);
+    expect(sent.slice(3)).toEqual([{ paid: '2000' }, { paid: '3000' }]);
+    expect(documents).toBe(1);
+  });
+
+  it('reads the published challenges of a discovery document by method and path, at the origin it was read from', () => {
+    const paymentRequired = { x402Version: 2, resource: { url: 'https://public.example/api/convert' }, accepts: [offer(DEV_USDC)], extensions: { 'payment-identifier': { info: { required: false } } } };
+    const found = publishedChallenges(
+      { resources: [{ resource: 'https://public.example/api/convert', method: 'post', paymentRequired }, { resource: 'https://public.example/api/result', method: 'GET' }, null, { resource: 'not a url', method: 'POST', paymentRequired }] },
+      'http://127.0.0.1:3000',
+    );
+    expect([...found]).toEqual([['POST http://127.0.0.1:3000/api/convert', paymentRequired]]);
+    // Kept as published, not reshaped by the validation: the payment is signed from exactly what the service offers.
+    expect(found.get('POST http://127.0.0.1:3000/api/convert')).toBe(paymentRequired);
+    expect(publishedChallenges({ resources: 'none' }, 'http://x').size).toBe(0);
+    expect(publishedChallenges(null, 'http://x').size).toBe(0);
   });
 
   it('puts the request\'s payment identifier in each payment it signs for it, without sending the header; makes one per request when absent', async () => {

@@ -238,9 +238,9 @@ describe('x402 API: detection and whole conversions on the dev chain (real settl
     const converted = await paying(losingFirstPaidStart).convertFile({ input: png, targetFormat: 'webp' });
     expect(isWebp(converted.data)).toBe(true);
     const starts = recorder.requests.filter((request) => request.path === '/api/x402/v1/convert-file');
-    // The retry is paid on its first try (the payer knows the challenge now); the service finds the job by its key
-    // and settles nothing: the job fee is paid once.
-    expect(starts.map((request) => request.signed)).toEqual([false, true, true]);
+    // Both paid on their first try (from the challenge the service publishes); the service finds the retry's job by
+    // its key and settles nothing: the job fee is paid once.
+    expect(starts.map((request) => request.signed)).toEqual([true, true]);
     expect(converted.receipts).toHaveLength(1);
     expect(await payerBalance()).toBe(before - JOB_FEE - RESULT_PRICE);
   });

@@ -10,13 +10,14 @@ import {
   x402HTTPResourceServer,
   type x402ResourceServer,
 } from '@x402/core/server';
-import type { PaymentPayload } from '@x402/core/types';
+import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import type { OfferReceiptIssuer } from '@x402/extensions/offer-receipt';
 import { HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AcceptedPayment } from './accepted-payment.js';
-import { ChallengeCache, type OfferedChallenge } from './challenge-cache.js';
+import { type CachedChallenge, ChallengeCache, type OfferedChallenge } from './challenge-cache.js';
 import { FastifyHttpAdapter } from './fastify-http.adapter.js';
+import { PublishedRequestAdapter } from './published-request.adapter.js';
 import { type EarlierPayment, PaymentIdentifierInUseError, type PaymentLedger, PaymentReplayError } from './payment-ledger.js';
 import { carriedIdentifier, challengeExtensions, requestFingerprint } from './payment-identifier.js';
 import { repeatedReceipt, SIGNED_CHALLENGE_MAX_AGE_MS, useOfferReceipts } from './offer-receipts.js';
@@ -211,10 +212,12 @@ export class X402PaymentGate {
           () => ledger.recordSettled(recordId, { txHash: settlement.transaction, payer: settlement.payer ?? payerOf(paymentPayload) ?? null, settledAt: new Date() }),
           { ...AFTER_SETTLEMENT_RETRIES, onRetry: (error) => this.options.onError?.(`recording settled payment ${recordId} (tx ${settlement.transaction}) failed; retrying`, error) },
         );
-        for (const [name, value] of Object.entries(settlement.headers)) reply.header(name, value);
+        for (const [name, value] of Object.entries(settlement.headers)) if (name !== 'PAYMENT-RESPONSE') reply.header(name, value);
         // The official exact facilitator leaves the amount out of its answer: the receipt must still say what was settled.
-        const { headers: _headers, requirements: _requirements, ...settled } = settlement;
-        reply.header('PAYMENT-RESPONSE', encodePaymentResponseHeader({ ...settled, amount: settled.amount ?? paymentRequirements.amount }));
+        // The text encodePaymentResponseHeader makes (extensionResponses are not the buyer's), encoded by Buffer: its
+        // byte-by-byte btoa costs tens of µs on a header that a signed receipt makes about 1 KB.
+        const { headers: _headers, requirements: _requirements, extensionResponses: _responses, ...settled } = settlement;
+        reply.header('PAYMENT-RESPONSE', encodeHeader({ ...settled, amount: settled.amount ?? paymentRequirements.amount }));
         return receipt;
       },
     };
@@ -263,13 +266,32 @@ export class X402PaymentGate {
 
   /** The 402 challenge of this route and request, with an optional reason for refusing the last attempt. */
   private async challenge(server: x402HTTPResourceServer, context: HTTPRequestContext, route: PaidRoute, error?: string): Promise<HttpException> {
-    const adapter = context.adapter as FastifyHttpAdapter;
-    const offered = await this.challenges.get(`${route.name}\n${adapter.priceAtomic}\n${adapter.getUrl()}`, () => this.offer(server, context));
+    const offered = await this.offered(server, context, route);
     // Not a challenge (a status other than 402): answered as it came, never cached.
     if (!offered) return this.refusal((await this.unpaidAnswer(server, context)).response);
     if (error === undefined) return X402PaymentRequiredException.withoutStack(offered.challenge, offered.headers, offered.body);
     const challenge = { ...offered.challenge, error };
     return X402PaymentRequiredException.withoutStack(challenge, { ...offered.headers, 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(challenge) });
+  }
+
+  /**
+   * The challenge an unpaid `method` request to `path` (a route without path parameters) is answered with at
+   * `priceAtomic`, its resource URL under `baseUrl`; built without a request and kept with the ones answered. A
+   * discovery document publishes it, so a client pays on its first request exactly as it would answer this challenge.
+   * Throws 503 when the facilitator cannot be asked.
+   */
+  async publishedChallenge(route: PaidRoute, method: string, path: string, baseUrl: string, priceAtomic: number | bigint | string): Promise<Readonly<PaymentRequired>> {
+    const server = await this.routeServer(route, path);
+    const adapter = new PublishedRequestAdapter(method, path, `${baseUrl}${path}`, toPrice(priceAtomic));
+    const offered = await this.offered(server, { adapter, path, method }, route);
+    if (!offered) throw new Error(`route ${route.name} answers an unpaid request with no challenge`);
+    return offered.challenge;
+  }
+
+  /** The route's challenge at this price and resource URL, built once and kept; undefined when it answers no challenge. */
+  private offered(server: x402HTTPResourceServer, context: HTTPRequestContext, route: PaidRoute): Promise<CachedChallenge | undefined> {
+    const adapter = context.adapter as FastifyHttpAdapter | PublishedRequestAdapter;
+    return this.challenges.get(`${route.name}\n${adapter.priceAtomic}\n${adapter.getUrl()}`, () => this.offer(server, context));
   }
 
   /** What `@x402/core` answers an unpaid request: its challenge, undefined when it answers something else. */

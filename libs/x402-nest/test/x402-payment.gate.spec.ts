@@ -109,6 +109,17 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
     expect(first.resource.url).toBe('http://localhost/api/x402/v1/detect-file-type');
   });
 
+  it('publishes the challenge an unpaid request gets, built before any request; a payment signed from it is collected and settled', async () => {
+    const published = await gate.publishedChallenge(ROUTE, 'POST', '/api/x402/v1/detect-file-type', 'http://localhost', 2000);
+    expect(published.accepts).toEqual([{ scheme: 'exact', network: NETWORK, amount: '2000', asset: ASSET, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } }]);
+    // The same challenge, from the same cache, as the request's 402.
+    expect(await challengeOf(2000)).toBe(published);
+    const { sent, collecting } = collectWith(evmPayment(published.accepts[0]!));
+    await (await collecting).settle();
+    expect(facilitator.settled).toHaveLength(1);
+    expect(sent['payment-response']).toBeDefined();
+  });
+
   it('an undecodable header: 402 naming what is wrong, the facilitator never asked', async () => {
     const { request, reply } = exchange({ 'payment-signature': 'not base64 json!' });
     const refusal = (await gate.paymentFor(request, reply, ROUTE).collect(2000).catch((error: unknown) => error)) as X402PaymentRequiredException;
@@ -365,12 +376,36 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
       await expect(verifyOfferSignatureJWS({ ...offer!, signature: `${header}.${dearer}.${signature}` }, publicJwk)).rejects.toThrow();
     });
 
-    it('rebuilds a kept challenge after a minute, so its offers never come near their end', async () => {
+    it('rebuilds a kept challenge after half a minute with offers signed afresh, so an offer is at most a minute old', async () => {
       const first = await challengeOf(2000);
       expect(await challengeOf(2000)).toBe(first);
       const now = Date.now();
-      vi.spyOn(Date, 'now').mockReturnValue(now + 61_000);
-      expect(await challengeOf(2000)).not.toBe(first);
+      vi.spyOn(Date, 'now').mockReturnValue(now + 31_000);
+      const rebuilt = await challengeOf(2000);
+      expect(rebuilt).not.toBe(first);
+      const offerOf = (challenge: PaymentRequired) => (challenge.extensions?.['offer-receipt'] as { info: { offers: Array<{ signature: string }> } }).info.offers[0]!.signature;
+      expect(offerOf(rebuilt)).not.toBe(offerOf(first));
+    });
+
+    it('signs offers once per challenge, not per paid request; a receipt per settlement; a changed challenge is signed anew', async () => {
+      const issueOffer = vi.spyOn(issuer, 'issueOffer');
+      const issueReceipt = vi.spyOn(issuer, 'issueReceipt');
+      const challenge = await challengeOf(2000);
+      for (let i = 0; i < 3; i++) {
+        const { sent, collecting } = collectWith(evmPayment(challenge.accepts[0]!));
+        await (await collecting).settle();
+        expect(await verifyReceiptSignatureJWS(receiptOf(sent), publicJwk)).toMatchObject({ payer: PAYER });
+      }
+      expect(issueOffer).toHaveBeenCalledTimes(1);
+      expect(issueReceipt).toHaveBeenCalledTimes(3);
+      // A refused payment's challenge carries the same signed offer.
+      facilitator.verifyWith = 'refuse';
+      const refusal = (await collectWith(evmPayment(challenge.accepts[0]!)).collecting.catch((error: unknown) => error)) as X402PaymentRequiredException;
+      expect(refusal.challenge.extensions?.['offer-receipt']).toEqual(challenge.extensions?.['offer-receipt']);
+      const dearer = await challengeOf(3000);
+      expect(issueOffer).toHaveBeenCalledTimes(2);
+      const [offer] = (dearer.extensions?.['offer-receipt'] as { info: { offers: Array<{ format: 'jws'; signature: string }> } }).info.offers;
+      expect(await verifyOfferSignatureJWS(offer!, publicJwk)).toMatchObject({ amount: '3000' });
     });
 
     it('a settlement carries a receipt naming the payer, the network and the transaction; so does a repeat of it', async () => {

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Inject, Req } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { challengeExtensions } from '@fileshift/x402-nest';
+import { challengeExtensions, X402PaymentGate } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ConversionCatalogue } from '../catalogue/conversion-catalogue.service.js';
@@ -17,6 +17,7 @@ import { paidResources } from './paid-resources.js';
 import { PaymentRails } from '../payments/payment-rails.js';
 import { ReceiptSigner } from '../payments/receipts/receipt-signer.js';
 import { publicBaseUrl } from '../http-kit/public-base-url.js';
+import { publishedChallenges } from './published-challenges.js';
 import { renderWellKnownX402 } from './well-known-x402.js';
 
 const textResponse = (type: string, description: string) =>
@@ -32,6 +33,7 @@ export class DiscoveryController {
     private readonly rails: PaymentRails,
     private readonly catalogue: ConversionCatalogue,
     private readonly signer: ReceiptSigner,
+    private readonly gate: X402PaymentGate,
   ) {}
 
   @Get('api/x402/v1')
@@ -87,10 +89,13 @@ export class DiscoveryController {
   @ApiOperation({ operationId: 'getX402Discovery', summary: 'Paid resources with prices, networks, assets and payTo, and the conversions the running workers offer (free).' })
   @ApiResponse({ status: 200, description: 'x402 discovery document.', content: { 'application/json': { schema: { type: 'object' } } } })
   async wellKnownX402(@Req() request: FastifyRequest): Promise<object> {
+    const baseUrl = publicBaseUrl(this.config, request);
+    const resources = paidResources(this.config.prices);
     return renderWellKnownX402({
-      baseUrl: publicBaseUrl(this.config, request),
+      baseUrl,
       version: this.config.version,
-      resources: paidResources(this.config.prices),
+      resources,
+      challenges: await publishedChallenges(this.gate, resources, baseUrl),
       accepts: this.rails.accepts,
       paymentsMode: this.rails.mode,
       devChain: this.rails.devChain,

@@ -17,7 +17,8 @@ ${paid}
 
 Call a paid operation without payment to receive HTTP 402 with the challenge (PAYMENT-REQUIRED header, base64,
 and the same facts as JSON in the body: x402Version, accepts). Retry with the signed payment in the
-PAYMENT-SIGNATURE header (the legacy X-PAYMENT header is accepted too).
+PAYMENT-SIGNATURE header (the legacy X-PAYMENT header is accepted too). To upload once, sign before the first
+request: ${input.baseUrl}/.well-known/x402.json publishes each fixed-price operation's challenge as resources[].paymentRequired.
 
 ## Free operations
 

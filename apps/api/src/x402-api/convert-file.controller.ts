@@ -15,7 +15,7 @@ import { JOB_ID_PATTERN } from '../conversion-jobs/job-id.js';
 import { JobLookup } from './job-lookup.service.js';
 import { type JobStatusBody, JobStatusSchema } from './job-status.schemas.js';
 import { jobStatusView, retryAfterSeconds } from './job-status-view.js';
-import { CREATE_JOB_OPERATION, PURCHASE_RESULT_OPERATION } from '../payments/paid-operations.js';
+import { CREATE_JOB_OPERATION, PAID_ROUTES, PURCHASE_RESULT_OPERATION } from '../payments/paid-operations.js';
 import { ResultPurchaseService } from './result-purchase.service.js';
 import { type PurchasedConversionResult, PurchasedConversionResultSchema } from './result.schemas.js';
 import { type Upload, UploadReader } from '../http-kit/upload-reader.js';
@@ -39,7 +39,7 @@ export class ConvertFileController {
 
   @Post()
   @HttpCode(202)
-  @Paid({ name: CREATE_JOB_OPERATION, description: 'Upload a file and start an asynchronous conversion job.' })
+  @Paid(PAID_ROUTES[CREATE_JOB_OPERATION])
   @ApiOperation({
     operationId: CREATE_JOB_OPERATION,
     summary: 'Start a conversion job (paid: job creation fee, non-refundable).',
@@ -121,7 +121,7 @@ export class ConvertFileController {
   }
 
   @Get(':job_id/result')
-  @Paid({ name: PURCHASE_RESULT_OPERATION, description: 'Buy the result of a finished conversion; returns a download URL valid for one hour.' })
+  @Paid(PAID_ROUTES[PURCHASE_RESULT_OPERATION])
   @ApiOperation({
     operationId: PURCHASE_RESULT_OPERATION,
     summary: 'Buy a finished result (paid: dynamic price by uploaded size, 0.02 or 0.04 USDC).',

@@ -4,7 +4,7 @@ import { Paid, Payment, type RoutePayment } from '@fileshift/x402-nest';
 import { ApiErrors, ApiJsonBody, ApiJsonResponse } from '../http-kit/api-docs.decorators.js';
 import { X402Api } from './x402-errors.js';
 import { ZodValidationPipe } from '../http-kit/zod-validation.pipe.js';
-import { DETECT_FILE_TYPE_OPERATION } from '../payments/paid-operations.js';
+import { DETECT_FILE_TYPE_OPERATION, PAID_ROUTES } from '../payments/paid-operations.js';
 import {
   type DetectFileTypeRequest,
   DetectFileTypeRequestSchema,
@@ -21,7 +21,7 @@ export class X402DetectController {
 
   @Post('detect-file-type')
   @HttpCode(200)
-  @Paid({ name: DETECT_FILE_TYPE_OPERATION, description: 'Detect the real format of a file from its name, size and first 200 bytes.' })
+  @Paid(PAID_ROUTES[DETECT_FILE_TYPE_OPERATION])
   @ApiOperation({
     operationId: DETECT_FILE_TYPE_OPERATION,
     summary: 'Detect the likely real format of a file (paid: x402 exact, fixed price).',

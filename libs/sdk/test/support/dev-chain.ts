@@ -16,6 +16,13 @@ export function devChainPayer(chain: DevChainFacts, account: PayerOptions['accou
   return createPayer({ account, allow: [{ network: chain.network, asset: chain.usdc }], maxPerPayment: 50_000n, ...overrides });
 }
 
+/** The test USDC transfers out of `address` on the chain: one per settled payment. */
+export function usdcTransfersFrom(chain: DevChainFacts) {
+  const client = createPublicClient({ transport: http(chain.rpcUrl) });
+  return async (address: `0x${string}`) =>
+    (await client.getContractEvents({ address: chain.usdc, abi: erc20Abi, eventName: 'Transfer', args: { from: address }, fromBlock: 0n })).map((event) => event.args.value);
+}
+
 /** On-chain test USDC balance, to assert what really moved. */
 export function usdcBalanceOf(chain: DevChainFacts) {
   const client = createPublicClient({ transport: http(chain.rpcUrl) });
@@ -31,6 +38,8 @@ export interface RecordedRequest {
   json?: unknown;
   /** The identifier its payment carried (x402 `payment-identifier`). */
   paymentId?: string;
+  /** The amount its payment was signed for (atomic units). */
+  amount?: string;
   /** Whether the payer's Payment-Identifier request header reached the wire (it must not). */
   identifierHeader: boolean;
 }
@@ -46,6 +55,7 @@ export function recordingFetch() {
       path: new URL(request.url).pathname,
       signed: request.headers.has('PAYMENT-SIGNATURE') || request.headers.has('X-PAYMENT'),
       paymentId: paymentIdOf(request.headers.get('PAYMENT-SIGNATURE')),
+      amount: amountOf(request.headers.get('PAYMENT-SIGNATURE')),
       identifierHeader: request.headers.has(PAYMENT_IDENTIFIER_HEADER),
       ...(isJson ? { json: await request.clone().json() } : {}),
     });
@@ -59,6 +69,11 @@ export function paymentIdOf(signature: string | null): string | undefined {
   if (!signature) return undefined;
   const payload = JSON.parse(atob(signature)) as { extensions?: { 'payment-identifier'?: { info?: { id?: string } } } };
   return payload.extensions?.['payment-identifier']?.info?.id;
+}
+
+/** The amount of the payment in a PAYMENT-SIGNATURE header. */
+function amountOf(signature: string | null): string | undefined {
+  return signature ? (JSON.parse(atob(signature)) as { accepted?: { amount?: string } }).accepted?.amount : undefined;
 }
 
 /** A viem account whose typed-data signatures are counted: proof, at the signer, of what was signed. */
