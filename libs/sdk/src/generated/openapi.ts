@@ -690,7 +690,7 @@ export interface components {
              */
             ocr?: true;
             /** @description Languages OCR reads, most used first, as ISO 639 or tesseract codes, e.g. ["de"] or ["ja", "en"] (default: by the script found on the page; English for Latin). */
-            languages?: ("en" | "eng" | "de" | "deu" | "ger" | "fr" | "fra" | "fre" | "es" | "spa" | "it" | "ita" | "pt" | "por" | "nl" | "nld" | "dut" | "ru" | "rus" | "ar" | "ara" | "hi" | "hin" | "zh" | "zh-hans" | "zh-cn" | "chi_sim" | "zh-hant" | "zh-tw" | "chi_tra" | "ja" | "jpn" | "ko" | "kor")[];
+            languages?: ("en" | "eng" | "de" | "deu" | "ger" | "fr" | "fra" | "fre" | "es" | "spa" | "it" | "ita" | "pt" | "por" | "nl" | "nld" | "dut" | "ru" | "rus" | "ar" | "ara" | "he" | "heb" | "hi" | "hin" | "zh" | "zh-hans" | "zh-cn" | "chi_sim" | "zh-hant" | "zh-tw" | "chi_tra" | "ja" | "jpn" | "ko" | "kor")[];
         };
         KeyApiUploadRequest: {
             /**
