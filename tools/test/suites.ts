@@ -50,6 +50,8 @@ const matrixShard = (shard: string, cores = 1.5): SuiteSpec => ({
 
 // The nx CLI (a JavaScript file behind npm's link), run by the suite's Node.
 const NX = 'node_modules/.bin/nx';
+// dependency-cruiser's CLI, the same way: `npm run lint:layers` (the layering rules in .dependency-cruiser.cjs).
+const DEPCRUISE = 'node_modules/.bin/depcruise';
 
 export const FULL_SUITES: readonly SuiteSpec[] = [
   {
@@ -61,7 +63,14 @@ export const FULL_SUITES: readonly SuiteSpec[] = [
       { cwd: '.', args: ['node_modules/typescript/bin/tsc', '-p', 'tools/tsconfig.json'] },
     ],
   },
-  { name: 'lint', cores: 1.5, commands: [{ cwd: '.', args: [NX, 'run-many', '-t', 'lint', '--parallel=2', '--outputStyle=static'] }] },
+  {
+    name: 'lint',
+    cores: 1.5,
+    commands: [
+      { cwd: '.', args: [NX, 'run-many', '-t', 'lint', '--parallel=2', '--outputStyle=static'] },
+      { cwd: '.', args: [DEPCRUISE, 'apps/api/src', 'libs/converters/src', '--config', '.dependency-cruiser.cjs'] },
+    ],
+  },
 
   ...['video-1', 'video-2', 'audio-1', 'images-1', 'documents-1', 'documents-2'].map((shard) => matrixShard(shard)),
   { name: 'converters:document-references', cores: 1, runs: [{ project: 'libs/converters', files: ['test/document-references.spec.ts'] }] },
@@ -84,7 +93,7 @@ export const FULL_SUITES: readonly SuiteSpec[] = [
   {
     name: 'libs',
     cores: 1,
-    runs: ['libs/formats', 'libs/detection', 'libs/x402-nest', 'libs/devchain', 'libs/agent-wallet'].map((project) => ({ project, files: 'rest' as const })),
+    runs: ['libs/formats', 'libs/detection', 'libs/x402-nest', 'libs/devchain', 'libs/agent-wallet', 'libs/outbound', 'libs/retry'].map((project) => ({ project, files: 'rest' as const })),
   },
   { name: 'stack:compose', cores: 0.5, runs: [{ project: 'apps/stack-tests', files: ['test/*.spec.ts'], vitestProject: 'compose' }] },
   {
@@ -98,7 +107,7 @@ export const FULL_SUITES: readonly SuiteSpec[] = [
 
 /** Unit tests: every project's tests but those that start engines, services or chains. */
 const UNIT_RUNS: readonly VitestRun[] = [
-  ...['libs/formats', 'libs/detection', 'libs/agent-wallet', 'libs/x402-nest'].map((project) => ({ project, files: ['**'] })),
+  ...['libs/formats', 'libs/detection', 'libs/agent-wallet', 'libs/x402-nest', 'libs/outbound', 'libs/retry'].map((project) => ({ project, files: ['**'] })),
   { project: 'apps/api', files: ['src/**'] },
   { project: 'libs/converters', files: ['src/**', 'test/conversion-*.spec.ts', 'test/sandbox-pure.spec.ts'], except: ['**/*.runtime.spec.ts', 'src/engines/libreoffice/**', 'test/conversion-matrix*'] },
   { project: 'libs/sdk', files: ['test/*.spec.ts'], except: ['test/*.e2e.spec.ts', 'test/examples.spec.ts', 'test/openapi-drift.spec.ts', 'test/package.spec.ts'] },

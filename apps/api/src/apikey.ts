@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { ApiKey } from './api-keys/api-key.entity.js';
-import type { KeyApiLimits } from './api-keys/api-key-limits.js';
+import type { KeyApiLimits } from './config/key-api-limits.js';
 import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
 import { loadConfig } from './config/app-config.js';
 import { dataSourceOptions } from './database/data-source-options.js';

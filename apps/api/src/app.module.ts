@@ -6,8 +6,10 @@ import { DeploymentModule } from './deployment/deployment.module.js';
 import { DetectionModule } from './detection/detection.module.js';
 import { DiscoveryModule } from './discovery/discovery.module.js';
 import { HealthModule } from './health/health.module.js';
+import { JobSalesModule } from './x402-api/job-sales.module.js';
 import { X402ApiModule } from './x402-api/x402-api.module.js';
 import { KeyApiModule } from './key-api/key-api.module.js';
+import { KeyApiRecordsModule } from './key-api/key-api-records.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { PaymentsModule } from './payments/payments.module.js';
 import { QueueModule } from './queue/queue.module.js';
@@ -16,7 +18,11 @@ import { SCHEMA } from './schema.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { StorageModule } from './storage/storage.module.js';
 
-/** The modules a process loads depend on its ROLE: HTTP only, workers only, or both. */
+/**
+ * The composition root: the modules a process loads depend on its ROLE (HTTP only, workers only, or both), and the
+ * worker gets what it needs of the APIs here, as modules that provide its ports (the x402 API's JobSales, the key API's
+ * expiring uploads).
+ */
 @Module({})
 export class AppModule {
   static forRole(config: AppConfig): DynamicModule {
@@ -24,7 +30,7 @@ export class AppModule {
     const works = config.role === 'worker' || config.role === 'all';
     const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule.forSchema(SCHEMA), DeploymentModule, QueueModule, StorageModule, MetricsModule.forConfig(config)];
     if (serves) imports.push(RateLimitModule, PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, X402ApiModule, KeyApiModule);
-    if (works) imports.push(WorkerModule.forConfig(config));
+    if (works) imports.push(WorkerModule.forConfig(config, { jobSales: JobSalesModule, expiringUploads: KeyApiRecordsModule }));
     return { module: AppModule, imports };
   }
 }

@@ -3,12 +3,12 @@
 // not in whatever order the modules happen to be wired.
 import './http-kit/error-response.schema.js';
 import './detection/detect-file-type.schemas.js';
-import './discovery/format-catalogue.schemas.js';
+import './discovery/formats-view.schemas.js';
 import './health/health.schemas.js';
 import './x402-api/convert-file.schemas.js';
 import './payments/price.schemas.js';
 import './x402-api/job-status.schemas.js';
 import './x402-api/result.schemas.js';
-import './catalogue/conversion-options.schema.js';
+import './conversion-requests/conversion-options.schema.js';
 import './key-api/key-api.schemas.js';
 import './payments/payment-challenge.schemas.js';

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { AppConfig } from './config/app-config.js';
 import { ConversionWorkerModule } from './conversion-jobs/worker/conversion-worker.module.js';
@@ -7,20 +7,30 @@ import { JobHandlerRegistry } from './queue/job-handler-registry.js';
 import { QueueName } from './queue/job-contract.js';
 import { createQueueProcessor } from './queue/queue-processor.factory.js';
 import { QueueModule } from './queue/queue.module.js';
-import { PurchaseReconcilerModule } from './x402-api/result-purchases.module.js';
 
 const QUEUE_OF_CLASS = { documents: QueueName.Documents, media: QueueName.Media, images: QueueName.Images } as const;
 
+type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
+
+/** What the worker needs of the APIs, each a module providing a port the worker's side owns; the composition root chooses them. */
+export interface WorkerAdapters {
+  /** Provides JOB_SALES (conversion-jobs/job-sales.port.ts): the ledger and the sold results at the end of a job. */
+  jobSales: ModuleImport;
+  /** Provides EXPIRING_UPLOADS (maintenance/expiring-uploads.port.ts): the uploads the purge removes. */
+  expiringUploads: ModuleImport;
+}
+
 /**
  * Everything a worker process runs: the maintenance queue, the conversion queues of the engine classes
- * it serves (WORKER_QUEUES) with their concurrency, the modules that hold job handlers, and the reconcilers.
+ * it serves (WORKER_QUEUES) with their concurrency, the modules that hold job handlers, and the reconciler.
+ * It imports no API: what it needs of them comes in `adapters` (.dependency-cruiser.cjs holds it to that).
  */
 @Module({})
 export class WorkerModule {
-  static forConfig(config: AppConfig): DynamicModule {
+  static forConfig(config: AppConfig, adapters: WorkerAdapters): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [DiscoveryModule, QueueModule, MaintenanceModule, ConversionWorkerModule, PurchaseReconcilerModule],
+      imports: [DiscoveryModule, QueueModule, MaintenanceModule.purging(adapters.expiringUploads), ConversionWorkerModule.selling(adapters.jobSales)],
       providers: [
         JobHandlerRegistry,
         createQueueProcessor(QueueName.Maintenance, 1),

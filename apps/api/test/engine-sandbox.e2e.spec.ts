@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WorkerCapabilities } from '../src/catalogue/capability-board.js';
+import type { WorkerCapabilities } from '../src/live-conversions/capability-board.js';
 import { freePort, spawnService, waitFor } from './support/service-process.js';
 import { createTestEnvironment } from './support/test-app.js';
 

@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeysRepository } from '../src/api-keys/api-keys.repository.js';
 import { createHttpApp } from '../src/bootstrap.js';
-import { CapabilityBoard } from '../src/catalogue/capability-board.js';
+import { CapabilityBoard } from '../src/live-conversions/capability-board.js';
 import type { AppConfig } from '../src/config/app-config.js';
 import { createLogger } from '../src/logging/create-logger.js';
 import { type KeyApiError, keyApiClient } from './support/key-api-client.js';

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeysRepository } from '../src/api-keys/api-keys.repository.js';
-import { ConversionCatalogue } from '../src/catalogue/conversion-catalogue.service.js';
+import { LiveConversionsService } from '../src/live-conversions/live-conversions.service.js';
 import { uploadStorageKey } from '../src/key-api/key-api-uploads.js';
 import { FILE_STORAGE, type FileStorage } from '../src/storage/file-storage.js';
 import { type KeyApiError, keyApiClient, rawGet } from './support/key-api-client.js';
@@ -93,7 +93,7 @@ describe('key API (real service, queue, workers and engines)', () => {
   });
 
   it('lists output formats from the conversion graph: an image, an audio and an unknown extension', async () => {
-    const { graph } = await t.app.get(ConversionCatalogue).current();
+    const { graph } = await t.app.get(LiveConversionsService).current();
     const expected = (id: string) => graph.targetsOf(id).map((target) => getFormat(target)!.extension).sort();
 
     const image = await json<{ Status: string; extensions: string[]; losses: Record<string, string[]> }>(await api.post('list_ext_out', { ext_in: 'png' }));

@@ -4,7 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
 import { generateApiKeySecret, hashApiKeySecret, shownPrefixOf } from './api-key-secret.js';
 import { ApiKey } from './api-key.entity.js';
-import type { KeyApiLimits } from './api-key-limits.js';
+import type { KeyApiLimits } from '../config/key-api-limits.js';
 
 /** The API keys in PostgreSQL; secrets exist only in the value `create` returns. */
 @Injectable()

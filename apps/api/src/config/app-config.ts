@@ -1,9 +1,9 @@
 import { join, resolve } from 'node:path';
 import { defaultLibreOfficePoolSize, type EngineClass, SANDBOX_SETTINGS, type SandboxSetting } from '@fileshift/converters';
 import { z } from 'zod';
-import type { KeyApiLimits } from '../api-keys/api-key-limits.js';
+import type { KeyApiLimits } from './key-api-limits.js';
 import { MAX_UPLOAD_BYTES } from './upload-limit.js';
-import { parseSigningKey } from '../payments/receipts/signing-key.js';
+import { parseSigningKey } from './parse-signing-key.js';
 import { PAYMENTS_MODES, type PaymentMode, type PaymentModeSource, paymentModeProblems, resolvePaymentMode } from './payments-mode.js';
 
 export type { PaymentMode, PaymentModeSource } from './payments-mode.js';

@@ -11,6 +11,9 @@ import { JobRemovalService } from './job-removal.service.js';
 import { JobTombstone } from './job-tombstone.entity.js';
 import { ResultStore } from './result-store.js';
 
+// The port the core asks the API that sells its jobs to provide: public with the module, as its other half.
+export { JOB_SALES, type JobSales, type UnchargedJobRepair } from './job-sales.port.js';
+
 /**
  * The conversion-jobs core: `ConversionJobs` for the APIs and maintenance; its records, dispatch and end signals for
  * its own worker (`worker/`). Shared by the HTTP role and the workers.

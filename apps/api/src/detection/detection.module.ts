@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { ConversionCatalogueModule } from '../catalogue/conversion-catalogue.module.js';
+import { LiveConversionsModule } from '../live-conversions/live-conversions.module.js';
 import { DetectionService } from './detection.service.js';
 
 /** Detection for both APIs: the detector and what the live workers convert. */
 @Module({
-  imports: [ConversionCatalogueModule],
+  imports: [LiveConversionsModule],
   providers: [DetectionService],
   exports: [DetectionService],
 })

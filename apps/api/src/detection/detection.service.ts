@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ConversionPlan } from '@fileshift/converters';
 import { detectFormat } from '@fileshift/detection';
-import { ConversionCatalogue } from '../catalogue/conversion-catalogue.service.js';
-import { decideSourceFormat, type SourceFormatDecision } from '../catalogue/source-format.js';
+import { LiveConversionsService } from '../live-conversions/live-conversions.service.js';
+import { decideSourceFormat, type SourceFormatDecision } from '../conversion-requests/source-format.js';
 import { type DetectionReport, detectionReport } from './detection-report.js';
 
 export interface DetectionInput {
@@ -19,10 +19,10 @@ export type ConversionDecision = (SourceFormatDecision & { ok: false }) | { ok: 
 /** Detection for both APIs: the pure detector plus what the live workers' engines can convert. */
 @Injectable()
 export class DetectionService {
-  constructor(private readonly catalogue: ConversionCatalogue) {}
+  constructor(private readonly liveConversions: LiveConversionsService) {}
 
   async detect(input: DetectionInput): Promise<DetectionReport> {
-    const { graph } = await this.catalogue.current();
+    const { graph } = await this.liveConversions.current();
     return detectionReport({
       filename: input.filename,
       sizeBytes: input.sizeBytes,
@@ -33,7 +33,7 @@ export class DetectionService {
 
   /** The format a conversion of this file to `target` starts from, by the evidence rule, and its plans; or why it cannot start. */
   async planConversion(input: DetectionInput, target: string): Promise<ConversionDecision> {
-    const live = await this.catalogue.current();
+    const live = await this.liveConversions.current();
     const source = decideSourceFormat({ detection: detectFormat(input), target, targetsOf: (formatId) => live.graph.targetsOf(formatId) });
     if (!source.ok) return source;
     const plans = live.plans(source.format, target);
@@ -45,7 +45,7 @@ export class DetectionService {
 
   /** The target ids a conversion of this file may ask for: those of its format when the bytes show one an engine reads, else every target. */
   async validTargets(input: DetectionInput): Promise<{ source: string | null; targets: string[] }> {
-    const { graph } = await this.catalogue.current();
+    const { graph } = await this.liveConversions.current();
     const { best } = detectFormat(input);
     const ofSource = best?.evidence === 'content' ? graph.targetsOf(best.format.id) : [];
     if (best && ofSource.length > 0) return { source: best.format.id, targets: [...ofSource].sort() };

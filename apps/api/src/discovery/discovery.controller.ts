@@ -4,12 +4,12 @@ import type { FastifyRequest } from 'fastify';
 import { challengeExtensions, X402PaymentGate } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
-import { ConversionCatalogue } from '../catalogue/conversion-catalogue.service.js';
+import { LiveConversionsService } from '../live-conversions/live-conversions.service.js';
 import { ApiJsonResponse } from '../http-kit/api-docs.decorators.js';
 import { availableConversions } from './available-conversions.js';
 import { publishedBazaarExtensions } from '../payments/bazaar-discovery.js';
-import { formatCatalogue } from './format-catalogue.js';
-import { type FormatCatalogue, FormatCatalogueSchema } from './format-catalogue.schemas.js';
+import { formatsView } from './formats-view.js';
+import { type FormatCatalogue, FormatCatalogueSchema } from './formats-view.schemas.js';
 import { renderLandingPage } from './landing-page.js';
 import { renderLlmsTxt } from './llms-txt.js';
 import { OpenApiDocumentStore } from '../http-kit/openapi-document.store.js';
@@ -31,7 +31,7 @@ export class DiscoveryController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly openApi: OpenApiDocumentStore,
     private readonly rails: PaymentRails,
-    private readonly catalogue: ConversionCatalogue,
+    private readonly liveConversions: LiveConversionsService,
     private readonly signer: ReceiptSigner,
     private readonly gate: X402PaymentGate,
   ) {}
@@ -52,7 +52,7 @@ export class DiscoveryController {
   })
   @ApiJsonResponse(200, FormatCatalogueSchema, 'The format catalogue of the running workers.')
   async formats(): Promise<FormatCatalogue> {
-    return formatCatalogue((await this.catalogue.current()).graph);
+    return formatsView((await this.liveConversions.current()).graph);
   }
 
   @Get('openapi.json')
@@ -81,7 +81,7 @@ export class DiscoveryController {
       baseUrl: publicBaseUrl(this.config, request),
       resources: paidResources(this.config.prices),
       convertWaitSeconds: this.config.keyApi.convertWaitSeconds,
-      conversions: availableConversions((await this.catalogue.current()).graph),
+      conversions: availableConversions((await this.liveConversions.current()).graph),
     });
   }
 
@@ -99,7 +99,7 @@ export class DiscoveryController {
       accepts: this.rails.accepts,
       paymentsMode: this.rails.mode,
       devChain: this.rails.devChain,
-      conversions: availableConversions((await this.catalogue.current()).graph),
+      conversions: availableConversions((await this.liveConversions.current()).graph),
       // As each challenge declares them: payment identifiers accepted, and Bazaar metadata where there is some.
       extensionsOf: (resource) => challengeExtensions(publishedBazaarExtensions(this.openApi.json(), resource.operationId, resource.method)),
     });

@@ -34,6 +34,7 @@ const fixed = (atomic: number): PaidPrice => ({
 
 /** The paid operations and their prices: the one list the landing page, llms.txt, x402.json and OpenAPI read. */
 export function paidResources(prices: PriceConfig): PaidResource[] {
+  const tiers = resultTiers(prices);
   return [
     {
       method: 'POST',
@@ -59,8 +60,8 @@ export function paidResources(prices: PriceConfig): PaidResource[] {
         currency: 'USDC',
         min: formatUsdc(Math.min(prices.resultStandardAtomic, prices.resultLargeAtomic)),
         max: formatUsdc(Math.max(prices.resultStandardAtomic, prices.resultLargeAtomic)),
-        rule: `${formatUsdc(prices.resultStandardAtomic)} for uploads up to 10485760 bytes, ${formatUsdc(prices.resultLargeAtomic)} up to 41943040 bytes`,
-        tiers: resultTiers(prices).map((tier) => ({
+        rule: tiers.map((tier, index) => `${formatUsdc(tier.atomic)} ${index === 0 ? 'for uploads ' : ''}up to ${tier.maxSizeBytes} bytes`).join(', '),
+        tiers: tiers.map((tier) => ({
           name: tier.name,
           pricing_rule: tier.rule,
           min_size_bytes: tier.minSizeBytes,

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ConversionCatalogueModule } from '../catalogue/conversion-catalogue.module.js';
+import { LiveConversionsModule } from '../live-conversions/live-conversions.module.js';
 import { HealthController } from './health.controller.js';
 import { ReadinessService } from './readiness.service.js';
 import { RedisHealthClient } from './redis-health.client.js';
 
 @Module({
-  imports: [ConversionCatalogueModule],
+  imports: [LiveConversionsModule],
   controllers: [HealthController],
   providers: [ReadinessService, RedisHealthClient],
 })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { CapabilityBoard, liveAmong } from '../catalogue/capability-board.js';
+import { CapabilityBoard, liveAmong } from '../live-conversions/capability-board.js';
 import { RedisHealthClient, withTimeout } from './redis-health.client.js';
 
 export type DependencyState = 'up' | 'down';

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiResponse } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { schemaRef } from './api-schema-registry.js';
+import { CONFIGURED } from './configured-figures.js';
 import { ErrorResponseSchema, KeyApiErrorSchema } from './error-response.schema.js';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -23,7 +24,7 @@ const KEY_API_ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad request: malformed JSON, a missing or invalid field, an unknown extension, or an unsupported pair.',
   401: 'The Api-Key header names no key, an empty or a revoked key (leave the header out to use the no-key limits).',
   404: 'Not found.',
-  413: 'The upload is larger than the caller\'s limit (the key\'s, or 5 MB without a key).',
+  413: `The upload is larger than the caller's limit (the key's, or ${CONFIGURED.anonymousMaxUpload} without a key).`,
   415: 'Unsupported media type.',
   429: 'Over the per-minute rate or the daily quota (of the key, or of the client IP without a key); retry after Retry-After.',
   500: 'Internal error.',

@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { KeyApiLimits } from '../api-keys/api-key-limits.js';
+import type { KeyApiLimits } from '../config/key-api-limits.js';
 
 /** Who is calling the key API: a key (by id) or, without the header, a client IP. */
 export interface KeyApiCaller {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '../api-keys/api-keys.module.js';
-import { ConversionCatalogueModule } from '../catalogue/conversion-catalogue.module.js';
+import { LiveConversionsModule } from '../live-conversions/live-conversions.module.js';
 import { DetectionModule } from '../detection/detection.module.js';
 import { ConversionJobsModule } from '../conversion-jobs/conversion-jobs.module.js';
 import { UploadReader } from '../http-kit/upload-reader.js';
@@ -16,7 +16,7 @@ import { KeyUploadController } from './key-upload.controller.js';
 
 /** The key-authenticated API (/api/v1 and its /tmp/ downloads) on the shared detection, jobs and storage. */
 @Module({
-  imports: [ApiKeysModule, RateLimitModule, ConversionCatalogueModule, DetectionModule, ConversionJobsModule, KeyApiRecordsModule],
+  imports: [ApiKeysModule, RateLimitModule, LiveConversionsModule, DetectionModule, ConversionJobsModule, KeyApiRecordsModule],
   controllers: [KeyUploadController, KeyConvertController, KeyOutputFormatsController, KeyDetectController, KeyApiDownloadController],
   providers: [KeyApiAccessGuard, KeyApiConversions, UploadReader],
 })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConversionOptionsSchema } from '../catalogue/conversion-options.schema.js';
+import { ConversionOptionsSchema } from '../conversion-requests/conversion-options.schema.js';
 import { apiSchema } from '../http-kit/api-schema-registry.js';
 
 const extension = (what: string) =>

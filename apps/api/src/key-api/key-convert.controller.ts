@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiJsonBody, KeyApiError, KeyApiErrors, KeyApiJsonResponse } from '../http-kit/api-docs.decorators.js';
+import { CONFIGURED } from '../http-kit/configured-figures.js';
 import { ZodValidationPipe } from '../http-kit/zod-validation.pipe.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
 import { Caller, type KeyApiCaller } from './key-api-caller.js';
@@ -18,7 +19,7 @@ export class KeyConvertController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'keyConvert',
-    summary: 'Convert an uploaded file and wait for it (up to KEY_API_CONVERT_WAIT_SECONDS, 120 s by default).',
+    summary: `Convert an uploaded file and wait for it (up to ${CONFIGURED.convertWaitSeconds} s, KEY_API_CONVERT_WAIT_SECONDS).`,
     description:
       'Runs on the shared queue and workers. Optional options (dpi, pages, pdfa, quality…) are checked against the conversion (400 ' +
       'naming the allowed ones). A conversion writing one file per page (pdf → png) answers one URL per page, in page order. ' +

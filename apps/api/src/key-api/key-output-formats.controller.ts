@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { type FileFormat, resolveFormat } from '@fileshift/formats';
-import { ConversionCatalogue } from '../catalogue/conversion-catalogue.service.js';
+import { LiveConversionsService } from '../live-conversions/live-conversions.service.js';
 import { ApiJsonBody, KeyApiErrors, KeyApiJsonResponse } from '../http-kit/api-docs.decorators.js';
 import { ZodValidationPipe } from '../http-kit/zod-validation.pipe.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
@@ -14,7 +14,7 @@ const listRequest = new ZodValidationPipe(KeyApiListRequestSchema);
 @KeyApiAccess()
 @Controller('api/v1')
 export class KeyOutputFormatsController {
-  constructor(private readonly catalogue: ConversionCatalogue) {}
+  constructor(private readonly liveConversions: LiveConversionsService) {}
 
   @Post('list_ext_out')
   @HttpCode(200)
@@ -24,7 +24,7 @@ export class KeyOutputFormatsController {
   @KeyApiErrors(400, 401, 429, 500)
   async list(@Body(listRequest) body: { ext_in: string }): Promise<KeyApiListResponse> {
     const source = knownFormat(body.ext_in);
-    const { graph } = await this.catalogue.current();
+    const { graph } = await this.liveConversions.current();
     return { Status: 'OK', extensions: outputExtensions(source, graph), losses: targetLosses(source, graph) };
   }
 
@@ -35,7 +35,7 @@ export class KeyOutputFormatsController {
   @KeyApiJsonResponse(200, KeyApiListByTypeResponseSchema, 'Output extensions by category.')
   @KeyApiErrors(400, 401, 429, 500)
   async listByType(@Body(listRequest) body: { ext_in: string }): Promise<KeyApiListByTypeResponse> {
-    return { Status: 'OK', ...outputFormatsByType(knownFormat(body.ext_in), (await this.catalogue.current()).graph) };
+    return { Status: 'OK', ...outputFormatsByType(knownFormat(body.ext_in), (await this.liveConversions.current()).graph) };
   }
 }
 

@@ -3,6 +3,7 @@ import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { KeyApiErrors, KeyApiJsonResponse } from '../http-kit/api-docs.decorators.js';
 import { schemaRef } from '../http-kit/api-schema-registry.js';
+import { CONFIGURED } from '../http-kit/configured-figures.js';
 import { UploadReader } from '../http-kit/upload-reader.js';
 import { KeyApiAccess } from './key-api-access.decorator.js';
 import { Caller, type KeyApiCaller } from './key-api-caller.js';
@@ -22,7 +23,7 @@ export class KeyUploadController {
   @ApiOperation({
     operationId: 'keyUpload',
     summary: 'Upload a file; answers the server-side Filename to convert it with.',
-    description: 'Streams the multipart part "file" to storage. Size limit: the key\'s (40 MB by default; 5 MB without a key). The upload expires after 24 hours.',
+    description: `Streams the multipart part "file" to storage. Size limit: the key's (${CONFIGURED.keyMaxUpload} by default; ${CONFIGURED.anonymousMaxUpload} without a key). The upload expires after 24 hours.`,
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: schemaRef(KeyApiUploadRequestSchema) as never, required: true })

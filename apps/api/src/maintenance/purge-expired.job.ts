@@ -1,8 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConversionJobs } from '../conversion-jobs/conversion-jobs.service.js';
-import { KeyApiUploads } from '../key-api/key-api-uploads.js';
 import { JobName, type JobPayloads } from '../queue/job-contract.js';
 import { OnJob } from '../queue/on-job.decorator.js';
+import { EXPIRING_UPLOADS, type ExpiringUploads } from './expiring-uploads.port.js';
 
 /** Removes conversion jobs (leaving tombstones) and key API uploads, with their files, 24 hours after creation. */
 @Injectable()
@@ -11,7 +11,7 @@ export class PurgeExpiredJob {
 
   constructor(
     private readonly jobs: ConversionJobs,
-    private readonly keyApiUploads: KeyApiUploads,
+    @Inject(EXPIRING_UPLOADS) private readonly keyApiUploads: ExpiringUploads,
   ) {}
 
   @OnJob(JobName.PurgeExpired)

@@ -38,6 +38,11 @@ export function formatUsdc(atomic: number | bigint): string {
   return `${value / scale}.${(value % scale).toString().padStart(USDC_DECIMALS, '0')}`;
 }
 
+/** "0.02" from 20000 atomic units: the amount without trailing zeros, as prose writes it. */
+export function formatUsdcShort(atomic: number | bigint): string {
+  return formatUsdc(atomic).replace(/\.?0+$/, '');
+}
+
 export function price(atomic: number, network?: string): Price {
   return {
     amount: formatUsdc(atomic),

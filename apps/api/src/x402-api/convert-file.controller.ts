@@ -7,6 +7,7 @@ import { APP_CONFIG } from '../config/app-config.token.js';
 import { publicBaseUrl } from '../http-kit/public-base-url.js';
 import { ApiErrors, ApiJsonResponse, POLL_HEADERS } from '../http-kit/api-docs.decorators.js';
 import { schemaRef } from '../http-kit/api-schema-registry.js';
+import { CONFIGURED } from '../http-kit/configured-figures.js';
 import { X402Api } from './x402-errors.js';
 import type { ConversionJob } from '../conversion-jobs/conversion-job.entity.js';
 import { ConversionJobs } from '../conversion-jobs/conversion-jobs.service.js';
@@ -124,7 +125,7 @@ export class ConvertFileController {
   @Paid(PAID_ROUTES[PURCHASE_RESULT_OPERATION])
   @ApiOperation({
     operationId: PURCHASE_RESULT_OPERATION,
-    summary: 'Buy a finished result (paid: dynamic price by uploaded size, 0.02 or 0.04 USDC).',
+    summary: `Buy a finished result (paid: dynamic price by uploaded size, ${CONFIGURED.resultPrices}).`,
     description:
       '409 result_not_ready while queued or processing; 409 conversion_failed when the job failed; 410 when the result is no longer stored ' +
       '(nothing is charged in each case). Once bought, later calls return a download URL again without charging.',

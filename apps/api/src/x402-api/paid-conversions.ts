@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { resolveFormat } from '@fileshift/formats';
 import type { RoutePayment } from '@fileshift/x402-nest';
-import { parsedOptionsField } from '../catalogue/conversion-choice.js';
+import { parsedOptionsField } from '../conversion-requests/conversion-choice.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { ConversionJobs, type Dedupe, type InputSlot, type StartedConversion } from '../conversion-jobs/conversion-jobs.service.js';

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { PURCHASE_RESULT_OPERATION } from '../payments/paid-operations.js';
@@ -12,15 +12,13 @@ const BATCH = 100;
 
 /**
  * Ends result purchases whose request never did (it crashed, or its database blinked after settlement): the ledger
- * decides — settled ones become paid, ones that cannot be settling any more are released. Workers run it on the
- * job reconciler's interval; its changes are conditional, so runs in several workers agree.
+ * decides — settled ones become paid, ones that cannot be settling any more are released. Workers run it on each pass
+ * of the job reconciler, through the JobSales port; its changes are conditional, so runs in several workers agree.
  */
 @Injectable()
-export class PurchaseReconciler implements OnApplicationBootstrap, OnModuleDestroy {
+export class PurchaseReconciler {
   private readonly logger = new Logger(PurchaseReconciler.name);
   private readonly reported = new Set<string>();
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -28,24 +26,13 @@ export class PurchaseReconciler implements OnApplicationBootstrap, OnModuleDestr
     private readonly ledger: PaymentLedgerRepository,
   ) {}
 
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), this.config.jobCycle.reconcileIntervalSeconds * 1000).unref();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = this.reconcile()
+  /** One pass, logged: what it did, or why it failed (the next pass tries again). Never rejects. */
+  async pass(): Promise<void> {
+    await this.reconcile()
       .then(({ completed, released }) => {
         if (completed + released > 0) this.logger.log(`reconciled result purchases: completed ${completed}, released ${released}`);
       })
-      .catch((error: unknown) => this.logger.warn(`reconciling result purchases failed; next try in ${this.config.jobCycle.reconcileIntervalSeconds} s: ${(error as Error).message}`))
-      .finally(() => (this.running = undefined));
-    await this.running;
+      .catch((error: unknown) => this.logger.warn(`reconciling result purchases failed; next try in ${this.config.jobCycle.reconcileIntervalSeconds} s: ${(error as Error).message}`));
   }
 
   async reconcile(): Promise<{ completed: number; released: number }> {

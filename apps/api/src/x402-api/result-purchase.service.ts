@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AFTER_SETTLEMENT_RETRIES, type PaymentReceipt, type RoutePayment, withRetries } from '@fileshift/x402-nest';
+import { AFTER_SETTLEMENT_RETRIES, withRetries } from '@fileshift/retry';
+import type { PaymentReceipt, RoutePayment } from '@fileshift/x402-nest';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { PaymentLedgerRepository } from '../payments/payment-ledger.repository.js';

@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { PaymentLedgerModule } from '../payments/payment-ledger.module.js';
-import { PurchaseReconciler } from './purchase-reconciler.js';
 import { ResultPurchase } from './result-purchase.entity.js';
 import { ResultPurchases } from './result-purchases.repository.js';
 
@@ -12,10 +10,3 @@ import { ResultPurchases } from './result-purchases.repository.js';
   exports: [ResultPurchases],
 })
 export class ResultPurchasesModule {}
-
-/** The reconciler of result purchases (worker role, beside the job reconciler). */
-@Module({
-  imports: [ResultPurchasesModule, PaymentLedgerModule],
-  providers: [PurchaseReconciler],
-})
-export class PurchaseReconcilerModule {}

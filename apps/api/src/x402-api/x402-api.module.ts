@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConversionCatalogueModule } from '../catalogue/conversion-catalogue.module.js';
+import { LiveConversionsModule } from '../live-conversions/live-conversions.module.js';
 import { ConversionJobsModule } from '../conversion-jobs/conversion-jobs.module.js';
 import { DetectionModule } from '../detection/detection.module.js';
 import { UploadReader } from '../http-kit/upload-reader.js';
@@ -17,7 +17,7 @@ import { ResultPurchasesModule } from './result-purchases.module.js';
 
 /** The x402 API (/api/x402/v1): paid detection, conversion jobs, their status, result purchases and downloads (HTTP role). */
 @Module({
-  imports: [ConversionJobsModule, ResultPurchasesModule, ConversionCatalogueModule, DetectionModule, QueueModule, PaymentRailsModule, PaymentLedgerModule],
+  imports: [ConversionJobsModule, ResultPurchasesModule, LiveConversionsModule, DetectionModule, QueueModule, PaymentRailsModule, PaymentLedgerModule],
   controllers: [X402DetectController, ConvertFileController, DownloadController],
   providers: [PaidDetectionService, PaidConversions, UploadReader, ResultPurchaseService, JobLookup],
 })

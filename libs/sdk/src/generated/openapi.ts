@@ -301,7 +301,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Convert an uploaded file and wait for it (up to KEY_API_CONVERT_WAIT_SECONDS, 120 s by default).
+         * Convert an uploaded file and wait for it (up to 120 s, KEY_API_CONVERT_WAIT_SECONDS).
          * @description Runs on the shared queue and workers. Optional options (dpi, pages, pdfa, quality…) are checked against the conversion (400 naming the allowed ones). A conversion writing one file per page (pdf → png) answers one URL per page, in page order. The same filename, ext_out and options again returns the same result (or waits for the same running conversion after a 504). When the bytes show another format than ext_in, the conversion starts from what the bytes are if that format converts to ext_out, and fails with 400 otherwise. Errors: 404 unknown or expired filename, 400 unknown extension, invalid field or unsupported pair, 422 conversion failed, 504 not finished in time.
          */
         post: operations["keyConvert"];

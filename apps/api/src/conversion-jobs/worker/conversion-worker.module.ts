@@ -1,9 +1,8 @@
-import { Logger, Module } from '@nestjs/common';
+import { type DynamicModule, Logger, Module, type ModuleMetadata } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/app-config.token.js';
-import { ConversionCatalogueModule } from '../../catalogue/conversion-catalogue.module.js';
+import { LiveConversionsModule } from '../../live-conversions/live-conversions.module.js';
 import { EngineHost } from './engine-host.service.js';
-import { PaymentLedgerModule } from '../../payments/payment-ledger.module.js';
 import { QueueModule } from '../../queue/queue.module.js';
 import { ConvertFileJob } from './convert-file.job.js';
 import { JobLeases } from './job-leases.repository.js';
@@ -11,9 +10,9 @@ import { JobReconciler } from './job-reconciler.js';
 import { ConversionJobsModule } from '../conversion-jobs.module.js';
 import { ScratchSpace } from './scratch-space.js';
 
-/** The engines, the conversion job handler and the reconciler (worker role). */
+/** The engines, the conversion job handler and the reconciler (worker role), with the JobSales port the reconciler asks. */
 @Module({
-  imports: [ConversionJobsModule, ConversionCatalogueModule, QueueModule, PaymentLedgerModule],
+  imports: [ConversionJobsModule, LiveConversionsModule, QueueModule],
   providers: [
     JobLeases,
     ConvertFileJob,
@@ -31,4 +30,9 @@ import { ScratchSpace } from './scratch-space.js';
     },
   ],
 })
-export class ConversionWorkerModule {}
+export class ConversionWorkerModule {
+  /** With the module that provides JOB_SALES (the x402 API's, chosen by the composition root). */
+  static selling(jobSales: NonNullable<ModuleMetadata['imports']>[number]): DynamicModule {
+    return { module: ConversionWorkerModule, imports: [jobSales] };
+  }
+}

@@ -7,7 +7,7 @@ import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/app-config.token.js';
 import { ServiceMetrics } from '../../metrics/service-metrics.js';
 import { within } from '../../queue/within.js';
-import { CapabilityBoard, type WorkerSandbox } from '../../catalogue/capability-board.js';
+import { CapabilityBoard, type WorkerSandbox } from '../../live-conversions/capability-board.js';
 import { RunningCount } from '../../queue/running-count.js';
 
 const PUBLISH_EVERY_MS = 10_000;

@@ -2,17 +2,15 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/app-config.token.js';
 import { ServiceMetrics } from '../../metrics/service-metrics.js';
-import { PaymentLedgerRepository } from '../../payments/payment-ledger.repository.js';
 import { JobService } from '../../queue/job.service.js';
 import { within } from '../../queue/within.js';
 import type { ConversionJob } from '../conversion-job.entity.js';
 import { ConversionJobsRepository } from '../conversion-jobs.repository.js';
 import { conversionJobOf } from '../conversion-queue.js';
 import { JobDispatcher } from '../job-dispatcher.js';
+import { JOB_SALES, type JobSales } from '../job-sales.port.js';
 import { JobRemovalService } from '../job-removal.service.js';
 import { MAX_RUNS } from '../job-runs.js';
-import { CREATE_JOB_OPERATION } from '../../payments/paid-operations.js';
-import { repairUnsettled, SETTLE_WINDOW_SECONDS } from '../../payments/settlement-repair.js';
 import { JobLeases } from './job-leases.repository.js';
 import { type QueueState, repairOrphanedRun, repairQueued } from './reconcile-decisions.js';
 
@@ -32,9 +30,10 @@ export interface ReconcileReport {
 }
 
 /**
- * Brings every unfinished job to an end, whatever crashed around it. Every worker runs it on a timer
- * (not on the queue: it must work exactly when Redis lost its state); its actions are conditional and
- * idempotent, so runs in several workers agree. See docs/operations.md, "The job cycle", for the timings.
+ * Brings every unfinished job to an end, whatever crashed around it, and has the API that sold jobs and results do the
+ * same for its sales (JobSales). Every worker runs it on a timer (not on the queue: it must work exactly when Redis
+ * lost its state); its actions are conditional and idempotent, so runs in several workers agree. See
+ * docs/operations.md, "The job cycle", for the timings.
  */
 @Injectable()
 export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -49,7 +48,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly leases: JobLeases,
     private readonly queue: JobService,
     private readonly dispatcher: JobDispatcher,
-    private readonly ledger: PaymentLedgerRepository,
+    @Inject(JOB_SALES) private readonly sales: JobSales,
     private readonly removal: JobRemovalService,
     private readonly metrics: ServiceMetrics,
   ) {}
@@ -66,13 +65,15 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async tick(): Promise<void> {
     if (this.running) return;
-    this.running = this.reconcile()
+    const jobs = this.reconcile()
       .then((report) => {
         const acted = Object.entries(report).filter(([, count]) => count > 0);
         if (acted.length > 0) this.logger.log(`reconciled jobs: ${acted.map(([what, count]) => `${what} ${count}`).join(', ')}`);
       })
-      .catch((error: unknown) => this.logger.warn(`reconciling jobs failed; next try in ${this.config.jobCycle.reconcileIntervalSeconds} s: ${(error as Error).message}`))
-      .finally(() => (this.running = undefined));
+      .catch((error: unknown) => this.logger.warn(`reconciling jobs failed; next try in ${this.config.jobCycle.reconcileIntervalSeconds} s: ${(error as Error).message}`));
+    // Side by side, as two timers ran them before; the sales' pass logs for itself (the catch only keeps a broken promise from escaping).
+    const sales = this.sales.reconcileSoldResults().catch((error: unknown) => this.logger.warn(`reconciling sold results failed: ${(error as Error).message}`));
+    this.running = Promise.all([jobs, sales]).finally(() => (this.running = undefined));
     await this.running;
   }
 
@@ -91,11 +92,10 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
     return report;
   }
 
-  /** Jobs whose charge was taken but never marked settled: the ledger decides. */
+  /** Jobs whose charge was taken but never marked settled: the ledger decides, through the API that sold them. */
   private async unpaidJobs(report: ReconcileReport): Promise<void> {
     for (const { job } of await this.leases.findStale('awaiting_payment', RECONCILE_GRACE_SECONDS, BATCH)) {
-      const outcome = await this.ledger.outcomeFor(CREATE_JOB_OPERATION, job.id);
-      switch (repairUnsettled(outcome, ageSeconds(job), SETTLE_WINDOW_SECONDS)) {
+      switch (await this.sales.repairUncharged(job.id, ageSeconds(job))) {
         case 'complete':
           if (await this.jobs.markCharged(job.id)) {
             report.promoted++;
@@ -107,7 +107,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
           report.discarded++;
           break;
         case 'report':
-          this.reportOnce(job.id, `job ${job.id}: its fee was verified but the settlement was never recorded; check the chain for the payment of this job (the ledger row of ${CREATE_JOB_OPERATION})`);
+          this.reportOnce(job.id, `job ${job.id}: its fee was verified but the settlement was never recorded; check the chain for the payment of this job (the ledger row of ${this.sales.creationPaymentEntry})`);
           break;
         case 'leave':
       }

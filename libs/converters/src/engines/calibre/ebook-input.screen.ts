@@ -1,5 +1,5 @@
 import { open, readFile } from 'node:fs/promises';
-import { ListingCheck } from '../archives/archive-listing.js';
+import { ListingCheck } from '../../shared/archive-entry-check.js';
 import { ConversionError } from '../../platform/conversion-error.js';
 import type { EngineLimits } from '../../platform/engine-descriptor.js';
 import { locateCentralDirectory, PackageError, parseCentralDirectory, ZIP_TAIL_BYTES, type ZipDirectoryEntry, zipEntryContents } from '../../shared/zip-entries.js';

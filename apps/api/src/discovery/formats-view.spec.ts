@@ -1,11 +1,11 @@
 import { ConversionGraph, ENGINE_DESCRIPTORS } from '@fileshift/converters';
 import { CONTENT_LOSSES } from '@fileshift/formats';
 import { describe, expect, it } from 'vitest';
-import { formatCatalogue } from './format-catalogue.js';
-import { FormatCatalogueSchema } from './format-catalogue.schemas.js';
+import { formatsView } from './formats-view.js';
+import { FormatCatalogueSchema } from './formats-view.schemas.js';
 
-describe('formatCatalogue: every source format of a graph, its targets and their options', () => {
-  const all = formatCatalogue(new ConversionGraph(ENGINE_DESCRIPTORS));
+describe('formatsView: every source format of a graph, its targets and their options', () => {
+  const all = formatsView(new ConversionGraph(ENGINE_DESCRIPTORS));
 
   it('matches its published schema and counts every pair of the graph', () => {
     expect(FormatCatalogueSchema.safeParse(all).success).toBe(true);
@@ -35,7 +35,7 @@ describe('formatCatalogue: every source format of a graph, its targets and their
   });
 
   it('offers only what the given engines make: a graph of sharp alone has no documents', () => {
-    const images = formatCatalogue(new ConversionGraph(ENGINE_DESCRIPTORS.filter((descriptor) => descriptor.id === 'sharp')));
+    const images = formatsView(new ConversionGraph(ENGINE_DESCRIPTORS.filter((descriptor) => descriptor.id === 'sharp')));
     expect(images.formats.map((format) => format.category)).toEqual(images.formats.map(() => 'image'));
     expect(images.formats.some((format) => format.id === 'docx')).toBe(false);
   });

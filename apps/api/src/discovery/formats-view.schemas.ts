@@ -3,6 +3,8 @@ import { CONTENT_LOSSES, type ContentLoss, FORMAT_CATEGORIES } from '@fileshift/
 import { z } from 'zod';
 import { apiSchema } from '../http-kit/api-schema-registry.js';
 
+/** The schemas of the formats view (`GET formats`); their OpenAPI names (FormatCatalogue, CatalogueFormat, …) are the published contract. */
+
 const OptionNameSchema = z.enum(OPTION_NAMES as [string, ...string[]]);
 
 export const ContentLossSchema = apiSchema(

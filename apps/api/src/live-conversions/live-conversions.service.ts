@@ -17,14 +17,14 @@ export interface LiveConversions {
 }
 
 /**
- * What the service can convert right now, from the capabilities the workers publish in Redis. The API
+ * The live conversions: what the service can convert right now, from the capabilities the workers publish in Redis. The API
  * validates requests, lists output formats and reports detection's `convertible_to` from it, and never
  * starts or configures an engine. Workers are remembered until their last announcement is 30 s old, so a
  * Redis that restarted empty (or cannot be read) does not make the service forget them at once.
  */
 @Injectable()
-export class ConversionCatalogue {
-  private readonly logger = new Logger(ConversionCatalogue.name);
+export class LiveConversionsService {
+  private readonly logger = new Logger(LiveConversionsService.name);
   private readonly workers = new Map<string, WorkerCapabilities>();
   private live: LiveConversions = liveConversions([]);
   private engines = '';

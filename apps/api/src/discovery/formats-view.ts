@@ -1,13 +1,16 @@
 import { type ConversionGraph, OPTION_NAMES, OPTION_SCHEMAS } from '@fileshift/converters';
 import { CONTENT_LOSSES, getFormat } from '@fileshift/formats';
 import { z } from 'zod';
-import type { FormatCatalogue } from './format-catalogue.schemas.js';
+import type { FormatCatalogue } from './formats-view.schemas.js';
 
 /** The options' JSON Schemas: the same zod schemas that validate them. */
 const OPTION_JSON_SCHEMAS = Object.fromEntries(OPTION_NAMES.map((name) => [name, z.toJSONSchema(OPTION_SCHEMAS[name], { target: 'draft-2020-12' })]));
 
-/** Pure: the catalogue of a graph (the live workers' engines): each source format, its targets and their options. */
-export function formatCatalogue(graph: ConversionGraph): FormatCatalogue {
+/**
+ * Pure: the formats view `GET formats` publishes (its schema is named FormatCatalogue in the OpenAPI document): the
+ * formats of a graph (the live workers' engines), each source format with its targets and their options.
+ */
+export function formatsView(graph: ConversionGraph): FormatCatalogue {
   const formats: FormatCatalogue['formats'] = [];
   for (const source of [...graph.sourceFormats()].sort()) {
     const format = getFormat(source);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkerCapabilities } from './capability-board.js';
-import { liveConversions } from './conversion-catalogue.service.js';
+import { liveConversions } from './live-conversions.service.js';
 
 const ALL_ENGINES = ['sharp', 'imagemagick', 'libreoffice', 'poppler', 'pandoc', 'ffmpeg-audio'];
 
