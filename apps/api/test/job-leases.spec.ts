@@ -95,4 +95,14 @@ describe.each(['PostgreSQL', 'embedded PGlite'])('job leases on %s', (kind) => {
     expect(await jobRow(id)).toMatchObject({ status: 'failed', failure_type: 'timeout' });
     expect((await jobRow(id)).finished_at).toBeInstanceOf(Date);
   });
+
+  it('a job handed on unrun (no engine for it on that worker) is not counted among its runs', async () => {
+    const id = await queuedJob();
+    await leases.claim(id, 'owner-a', 60);
+    expect(await leases.release(id, 'owner-b', { unrun: true })).toBe(false);
+    expect(await leases.release(id, 'owner-a', { unrun: true })).toBe(true);
+    expect((await leases.claim(id, 'owner-b', 60))?.runs).toBe(1);
+    expect(await leases.release(id, 'owner-b')).toBe(true);
+    expect((await leases.claim(id, 'owner-c', 60))?.runs).toBe(2);
+  });
 });

@@ -49,6 +49,8 @@ export class ConvertFileJob {
 
   @OnJob(JobName.ConvertDocument, JobName.ConvertMedia, JobName.ConvertImage)
   async handle({ jobId }: JobPayloads[JobName.ConvertDocument], context?: JobContext): Promise<{ status: string }> {
+    // The queue's consumers start with the module, before the engines are probed: a job that comes first waits for them.
+    await this.engines.probed();
     const acquired = await JobLease.acquire(this.leases, jobId, this.config.jobCycle.leaseSeconds);
     if (acquired.kind === 'busy') throw new RetryLaterError(acquired.retryInMs, 'another run holds the job');
     if (acquired.kind !== 'held') return { status: acquired.kind };
@@ -58,7 +60,8 @@ export class ConvertFileJob {
     if (runs > MAX_RUNS) return this.end(job, lease, { status: 'failed', failureType: 'provider_error', failureMessage: `The conversion was interrupted ${MAX_RUNS} times; it was given up.` });
     const plans = this.plansFor(job);
     if (plans.length === 0) {
-      await lease.release();
+      // Another worker may have the engine: handing the job on is not an interruption.
+      await lease.release({ unrun: true });
       throw new RetryLaterError(NO_ENGINE_HERE_DELAY_MS, `no engine for ${job.detectedInputFormat} → ${job.targetFormat} runs on this worker`);
     }
 

@@ -29,6 +29,8 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
   private sandbox?: WorkerSandbox;
   private warm = false;
   private readonly conversions = new RunningCount();
+  private markProbed!: () => void;
+  private readonly probing = new Promise<void>((resolve) => (this.markProbed = resolve));
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -71,6 +73,7 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
       const hint = missing.debianPackages.length > 0 ? `; to add it: apt-get install ${missing.debianPackages.join(' ')}` : '';
       this.logger.warn(`engine ${missing.id} is not available here (${missing.problem})${hint}`);
     }
+    this.markProbed();
     this.logger.log(`engines: ${[...this.available.keys()].map((id) => `${id}${this.versions[id] ? ` (${this.versions[id]})` : ''}`).join(', ') || 'none'}`);
     // Warm pools of the engine classes this worker serves start in the background; nothing waits for them. Once they
     // have, the worker says so at once (a benchmark, an operator waits for that; the API lists pairs before it).
@@ -112,6 +115,11 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
   /** The version of an engine here, as its probe read it (null: not known). */
   versionOf(engine: string): string | null {
     return this.versions[engine] ?? null;
+  }
+
+  /** Settles once the engines here are known (probed at start-up); never rejects (a failed start ends the process). */
+  probed(): Promise<void> {
+    return this.probing;
   }
 
   /** The runtimes of the engines present here, by engine id. */

@@ -77,10 +77,10 @@ export class JobLease {
     return this.leases.finish(this.jobId, this.owner, outcome);
   }
 
-  /** Gives the job up for a retry later. */
-  async release(): Promise<void> {
+  /** Gives the job up for a retry later (`unrun`: before its conversion started, so not counted as a run). */
+  async release(options: { unrun?: boolean } = {}): Promise<void> {
     await this.stop();
-    if (!this.lost) await this.leases.release(this.jobId, this.owner);
+    if (!this.lost) await this.leases.release(this.jobId, this.owner, options);
   }
 
   async stop(): Promise<void> {

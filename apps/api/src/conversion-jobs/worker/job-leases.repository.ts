@@ -20,6 +20,8 @@ const LEASE_EXPIRES = 'now() + make_interval(secs => $2)';
 const JOB_LOCKED = (condition: string) => `job AS (SELECT id FROM conversion_jobs WHERE id = $1 AND ${condition} FOR UPDATE)`;
 /** The lease let go by its owner ($2). */
 const LEASE_LET_GO = 'UPDATE job_leases SET owner = NULL, expires_at = NULL WHERE job_id = (SELECT id FROM job) AND owner = $2 RETURNING job_id';
+/** The same, and the claim not counted: the run never started the conversion. */
+const LEASE_LET_GO_UNRUN = 'UPDATE job_leases SET owner = NULL, expires_at = NULL, runs = runs - 1 WHERE job_id = (SELECT id FROM job) AND owner = $2 RETURNING job_id';
 
 /**
  * The runs of conversion jobs: who holds a job (its lease record) and the state changes that depend on it. Every
@@ -78,9 +80,12 @@ export class JobLeases {
     return this.changedWhileHeld(`status = 'processing'`, LEASE_LET_GO, `${ending}, finished_at = now(), updated_at = now()`, [id, owner, ...values]);
   }
 
-  /** Gives the job up without ending it (it will be retried); false when the run no longer held it. */
-  async release(id: string, owner: string): Promise<boolean> {
-    return this.changedWhileHeld('true', LEASE_LET_GO, 'updated_at = now()', [id, owner]);
+  /**
+   * Gives the job up without ending it (it will be retried); false when the run no longer held it. `unrun`: the run
+   * never started the conversion (no engine for it here), so its claim is not counted among the job's interruptions.
+   */
+  async release(id: string, owner: string, { unrun = false } = {}): Promise<boolean> {
+    return this.changedWhileHeld('true', unrun ? LEASE_LET_GO_UNRUN : LEASE_LET_GO, 'updated_at = now()', [id, owner]);
   }
 
   /** Ends an unfinished job no run holds (the reconciler's verdict). */
