@@ -1,22 +1,26 @@
 import type { HTTPAdapter } from '@x402/core/server';
+import type { PaymentPayload } from '@x402/core/types';
 import type { FastifyRequest } from 'fastify';
+import { encodeHeader } from './payment-header.js';
 
 /**
- * `@x402/core`'s view of a Fastify request. The payment header it reports is the one the gate
- * normalised (v1 `X-PAYMENT` lifted to v2), and the price of this request travels with it so the
- * route's dynamic price needs no global state.
+ * `@x402/core`'s view of a Fastify request. The payment header it reports is the payment the gate read
+ * and checked (v1 `X-PAYMENT` lifted to v2), encoded only when core reads it; the price of this request
+ * travels with it so the route's dynamic price needs no global state.
  */
 export class FastifyHttpAdapter implements HTTPAdapter {
+  private paymentHeader: string | undefined;
+
   constructor(
     private readonly request: FastifyRequest,
     readonly priceAtomic: string,
-    private readonly paymentHeader: string | undefined,
+    private readonly payment: PaymentPayload | undefined,
     private readonly publicBaseUrl?: string,
   ) {}
 
   getHeader(name: string): string | undefined {
     const key = name.toLowerCase();
-    if (key === 'payment-signature' || key === 'x-payment') return this.paymentHeader;
+    if (key === 'payment-signature' || key === 'x-payment') return this.payment && (this.paymentHeader ??= encodeHeader(this.payment));
     const value = this.request.headers[key];
     return Array.isArray(value) ? value[0] : value;
   }

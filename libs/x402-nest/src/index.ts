@@ -4,7 +4,6 @@ export { GuardedFacilitatorClient } from './guarded-facilitator.client.js';
 export { Paid, PAID_ROUTE_METADATA, type PaidOptions } from './paid.decorator.js';
 export { Payment, RoutePaymentPipe } from './payment.decorator.js';
 export type { CollectedPayment, PaymentReceipt, RoutePayment } from './route-payment.js';
-export { AFTER_SETTLEMENT_RETRIES, type RetryOptions, withRetries } from './with-retries.js';
 export { type EarlierPayment, PaymentIdentifierInUseError, type PaymentLedger, PaymentReplayError, type SettledPayment, type VerifiedPaymentRecord } from './payment-ledger.js';
 export { challengeExtensions } from './payment-identifier.js';
 export { encodeHeader, readPaymentHeader, type ReadPayment, upgradeV1Payment } from './payment-header.js';

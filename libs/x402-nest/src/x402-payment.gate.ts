@@ -12,19 +12,21 @@ import {
 } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import type { OfferReceiptIssuer } from '@x402/extensions/offer-receipt';
+import { AFTER_SETTLEMENT_RETRIES, withRetries } from '@fileshift/retry';
 import { HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AcceptedPayment } from './accepted-payment.js';
 import { type CachedChallenge, ChallengeCache, type OfferedChallenge } from './challenge-cache.js';
 import { FastifyHttpAdapter } from './fastify-http.adapter.js';
 import { PublishedRequestAdapter } from './published-request.adapter.js';
+import { RouteResourceServer } from './route-resource-server.js';
 import { type EarlierPayment, PaymentIdentifierInUseError, type PaymentLedger, PaymentReplayError } from './payment-ledger.js';
 import { carriedIdentifier, challengeExtensions, requestFingerprint } from './payment-identifier.js';
+import { type ChallengeVerification, verifyAgainstChallenge } from './verify-against-challenge.js';
 import { repeatedReceipt, SIGNED_CHALLENGE_MAX_AGE_MS, useOfferReceipts } from './offer-receipts.js';
 import { encodeHeader, type ReadPayment, readPaymentHeader, upgradeV1Payment } from './payment-header.js';
 import { payerOf, paymentNonce } from './payment-nonce.js';
 import type { CollectedPayment, PaymentReceipt, RoutePayment } from './route-payment.js';
-import { AFTER_SETTLEMENT_RETRIES, withRetries } from './with-retries.js';
 import { X402PaymentIdentifierConflictException, X402PaymentRequiredException, X402UnavailableException } from './x402.exceptions.js';
 
 const REPLAY_REASON = 'payment_already_used: this signed payment was presented before';
@@ -64,6 +66,9 @@ export interface X402GateOptions {
   offerReceipts?: OfferReceiptIssuer;
 }
 
+/** A payment verified, refused for a reason (answered with the kept challenge), or answered as core built it. */
+type Verification = Exclude<ChallengeVerification, { kind: 'other-flow' }> | { kind: 'answered'; response: HTTPResponseInstructions };
+
 /** `settled`: the money moved; `refused`: the facilitator declined (402); `unavailable`: it could not be asked (503). */
 export type SettlementOutcome = 'settled' | 'refused' | 'unavailable';
 
@@ -73,6 +78,10 @@ export type SettlementOutcome = 'settled' | 'refused' | 'unavailable';
  */
 export class X402PaymentGate {
   private readonly routeServers = new Map<string, Promise<x402HTTPResourceServer>>();
+  /** The settlements under way: what records each one's payment once the facilitator has settled it. */
+  private readonly settling = new WeakMap<object, (settled: { transaction: string; payer?: string }) => Promise<PaymentReceipt>>();
+  /** Routes whose declared extensions hook each request (core may then answer differently): verified by core alone. */
+  private readonly coreOnlyRoutes = new Set<string>();
   /**
    * An unpaid request's challenge depends only on its route, its price and its resource URL: the route servers
    * have no hooks, their extensions are declared once per route (enriched only from the method and the URL), and
@@ -87,6 +96,8 @@ export class X402PaymentGate {
     // Signed offers expire: a kept challenge is rebuilt long before its offers do.
     this.challenges = new ChallengeCache(256, options.offerReceipts ? SIGNED_CHALLENGE_MAX_AGE_MS : undefined);
     this.offerReceiptDeclaration = options.offerReceipts ? useOfferReceipts(options.resourceServer, options.offerReceipts) : {};
+    // Told each settlement the facilitator made, before core's extensions enrich the answer (the signed receipt).
+    options.resourceServer.onAfterSettle(async ({ paymentPayload, result }) => void this.settling.get(paymentPayload)?.(result));
   }
 
   get accepts(): readonly AcceptedPayment[] {
@@ -110,13 +121,12 @@ export class X402PaymentGate {
 
   /** Challenge, decode, verify and record: the payment is then held until its route settles or releases it. */
   private async collect(request: FastifyRequest, reply: FastifyReply, route: PaidRoute, priceAtomic: string, reference: string | undefined, presented: ReadPayment): Promise<CollectedPayment> {
-    const server = await this.routeServer(route, request.routeOptions?.url ?? (request.url.split('?')[0] || '/'));
-    const context = (paymentHeader?: string): HTTPRequestContext => ({
-      adapter: new FastifyHttpAdapter(request, priceAtomic, paymentHeader, this.options.publicBaseUrl),
-      path: request.url.split('?')[0] ?? '/',
-      method: request.method,
-      paymentHeader,
-    });
+    const pattern = request.routeOptions?.url ?? (request.url.split('?')[0] || '/');
+    const server = await this.routeServer(route, pattern);
+    const context = (payment?: PaymentPayload): HTTPRequestContext => {
+      const adapter = new FastifyHttpAdapter(request, priceAtomic, payment, this.options.publicBaseUrl);
+      return { adapter, path: request.url.split('?')[0] ?? '/', method: request.method, routePattern: pattern };
+    };
 
     let payload: PaymentPayload;
     switch (presented.kind) {
@@ -142,14 +152,14 @@ export class X402PaymentGate {
     if (carried.kind === 'invalid') throw await this.challenge(server, context(), route, `invalid_payment_identifier: ${carried.reason}`);
     const identifier = carried.kind === 'valid' ? { scoped: carried.scoped, fingerprint: requestFingerprint(request, route.name, priceAtomic) } : undefined;
 
-    const paymentHeader = encodeHeader(payload);
     // The nonce is reserved in the ledger beside verification, not after it, so the durable write before
-    // settlement adds no round trip of its own. A payment that is not verified gives its reservation back:
-    // the same signed payment may be presented again once the payer can pay (or the facilitator is back).
-    const [reservation, verification] = await Promise.allSettled([
-      this.reserve(payload, route, reference, identifier),
-      this.unlessUnavailable(() => server.processHTTPRequest(context(paymentHeader)), 'verify'),
-    ]);
+    // settlement adds no round trip of its own; verification is asked first, so that the facilitator is at work
+    // while the write is prepared (and, on an embedded database, run in this thread). A payment that is not
+    // verified gives its reservation back: the same signed payment may be presented again once the payer can pay
+    // (or the facilitator is back).
+    const kept = this.coreOnlyRoutes.has(route.name) ? undefined : await this.offered(server, context(), route);
+    const verifying = this.unlessUnavailable(() => this.verify(server, kept, context(payload), route, payload), 'verify');
+    const [verification, reservation] = await Promise.allSettled([verifying, this.reserve(payload, route, reference, identifier)]);
     if (reservation.status === 'rejected' && identifier && (reservation.reason instanceof PaymentReplayError || reservation.reason instanceof PaymentIdentifierInUseError)) {
       // Before the verification's outcome: the first payment may have spent what this one would pay with.
       const earlier = await this.options.ledger.paymentWithId(identifier.scoped);
@@ -159,15 +169,15 @@ export class X402PaymentGate {
     }
     if (reservation.status === 'rejected' && reservation.reason instanceof PaymentReplayError) throw await this.challenge(server, context(), route, REPLAY_REASON);
     const verified = verification.status === 'fulfilled' ? verification.value : undefined;
-    if (verified?.type !== 'payment-verified') {
+    if (verified?.kind !== 'verified') {
       if (reservation.status === 'fulfilled') await this.options.ledger.discardUnverified(reservation.value);
       if (verification.status === 'rejected') throw verification.reason;
-      if (verified?.type === 'payment-error') throw this.refusal(verified.response);
-      throw new Error(`route ${route.name} is not protected`);
+      if (verified?.kind === 'answered') throw this.refusal(verified.response);
+      throw await this.challenge(server, context(), route, verified?.reason);
     }
     if (reservation.status === 'rejected') throw reservation.reason;
     const recordId = reservation.value;
-    const { paymentPayload, paymentRequirements, declaredExtensions } = verified;
+    const { requirements: paymentRequirements, declaredExtensions } = verified;
     const ledger = this.options.ledger;
     let open = true;
     const close = () => {
@@ -178,7 +188,7 @@ export class X402PaymentGate {
     return {
       network: paymentRequirements.network,
       amountAtomic: paymentRequirements.amount,
-      payer: payerOf(paymentPayload) ?? null,
+      payer: payerOf(payload) ?? null,
       repeated: false,
       release: async (reason) => {
         close();
@@ -186,32 +196,36 @@ export class X402PaymentGate {
       },
       settle: async () => {
         close();
+        // The money moved once the facilitator says so: from then on the record is written, beside the receipt core
+        // signs (afterSettle). Once written settled, a record is never marked failed.
+        let recording: Promise<PaymentReceipt> | undefined;
+        const record = (settled: { transaction: string; payer?: string }) => (recording ??= this.recordSettled(recordId, settled.transaction, settled.payer ?? payerOf(payload) ?? null));
+        const recordFailed = async (reason: string) => void (recording ? await recording : await ledger.recordFailed(recordId, reason));
+        this.settling.set(payload, record);
         let settlement;
         try {
           // @x402/core 2.27 hands back the declarations its challenge enriched in place (offer-receipt's became the
           // offers): the route's own declaration is what tells the receipt to name the transaction.
           const declared = { ...declaredExtensions, ...this.offerReceiptDeclaration };
-          settlement = await server.processSettlement(paymentPayload, paymentRequirements, declared, { request: context(paymentHeader) });
+          settlement = await server.processSettlement(payload, paymentRequirements, declared, { request: context(payload) });
         } catch (error) {
           this.options.onError?.('settlement failed to run', error);
           this.options.onSettlement?.(route.name, 'unavailable');
-          await ledger.recordFailed(recordId, 'settlement_unavailable');
+          await recordFailed('settlement_unavailable');
           throw new X402UnavailableException('The payment facilitator is unavailable; nothing was charged. Retry later.');
+        } finally {
+          this.settling.delete(payload);
         }
         if (!settlement.success) {
           this.options.onSettlement?.(route.name, 'refused');
-          await ledger.recordFailed(recordId, settlement.errorReason);
+          await recordFailed(settlement.errorReason);
           // The reason is a code the client can act on; the facilitator's message may quote its libraries
           // (an RPC URL, a request body), so it goes to our log only.
           if (settlement.errorMessage) this.options.onError?.(`settlement of payment ${recordId} refused (${settlement.errorReason})`, new Error(settlement.errorMessage));
           throw await this.challenge(server, context(), route, `settlement_failed: ${settlement.errorReason}`);
         }
         this.options.onSettlement?.(route.name, 'settled');
-        // The money moved: the record must follow, even through a short database outage.
-        const receipt = await withRetries(
-          () => ledger.recordSettled(recordId, { txHash: settlement.transaction, payer: settlement.payer ?? payerOf(paymentPayload) ?? null, settledAt: new Date() }),
-          { ...AFTER_SETTLEMENT_RETRIES, onRetry: (error) => this.options.onError?.(`recording settled payment ${recordId} (tx ${settlement.transaction}) failed; retrying`, error) },
-        );
+        const receipt = await record(settlement);
         for (const [name, value] of Object.entries(settlement.headers)) if (name !== 'PAYMENT-RESPONSE') reply.header(name, value);
         // The official exact facilitator leaves the amount out of its answer: the receipt must still say what was settled.
         // The text encodePaymentResponseHeader makes (extensionResponses are not the buyer's), encoded by Buffer: its
@@ -244,6 +258,31 @@ export class X402PaymentGate {
         return receipt;
       },
     };
+  }
+
+  /**
+   * Matches and verifies `payload` against the route's kept challenge — what its payer was shown, and what `@x402/core`
+   * would build again for this request. Without one (an extension's request hook, no challenge), or for a flow other
+   * than verify-then-settle, the request goes through core's own `processHTTPRequest`.
+   */
+  private async verify(server: x402HTTPResourceServer, kept: CachedChallenge | undefined, context: HTTPRequestContext, route: PaidRoute, payload: PaymentPayload): Promise<Verification> {
+    const checked = kept ? await verifyAgainstChallenge(this.options.resourceServer, kept.challenge, payload, context) : undefined;
+    if (checked && checked.kind !== 'other-flow') return checked;
+    const processed = await server.processHTTPRequest(context);
+    if (processed.type === 'payment-verified') return { kind: 'verified', requirements: processed.paymentRequirements, declaredExtensions: processed.declaredExtensions };
+    if (processed.type === 'payment-error') return { kind: 'answered', response: processed.response };
+    throw new Error(`route ${route.name} is not protected`);
+  }
+
+  /** Marks the payment settled: the money moved, so the write is retried through a short database outage. */
+  private recordSettled(recordId: string, txHash: string, payer: string | null): Promise<PaymentReceipt> {
+    const recording = withRetries(() => this.options.ledger.recordSettled(recordId, { txHash, payer, settledAt: new Date() }), {
+      ...AFTER_SETTLEMENT_RETRIES,
+      onRetry: (error) => this.options.onError?.(`recording settled payment ${recordId} (tx ${txHash}) failed; retrying`, error),
+    });
+    // Awaited by its settlement, which may still be in core's hands when the write fails: not an unhandled rejection.
+    recording.catch(() => undefined);
+    return recording;
   }
 
   /** Records the payment as presented for `route`; a nonce seen before on its network is a replay (PaymentReplayError). */
@@ -347,7 +386,9 @@ export class X402PaymentGate {
         ...(accepted.extra ? { extra: accepted.extra } : {}),
       })),
     };
-    const server = new x402HTTPResourceServer(this.options.resourceServer, { [pattern]: config });
+    const hooked = this.options.resourceServer.getExtensions().some((extension) => extension.key in extensions && extension.transportHooks?.http?.onProtectedRequest);
+    if (hooked) this.coreOnlyRoutes.add(route.name);
+    const server = new RouteResourceServer(this.options.resourceServer, { [pattern]: config });
     try {
       await server.initialize();
     } catch (error) {

@@ -159,6 +159,23 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
     expect(settlements).toEqual([`${ROUTE.name}:settled`]);
   });
 
+  it('verifies a payment against the kept challenge, asking the facilitator before the ledger write, with no challenge rebuilt', async () => {
+    const challenge = await challengeOf(2000);
+    const verifiedWhenRecorded: number[] = [];
+    const recordVerified = ledger.recordVerified.bind(ledger);
+    vi.spyOn(ledger, 'recordVerified').mockImplementation((record) => {
+      verifiedWhenRecorded.push(facilitator.verified.length);
+      return recordVerified(record);
+    });
+    const rebuild = vi.spyOn(x402ResourceServer.prototype, 'buildPaymentRequirementsFromOptions');
+    const { collecting } = collectWith(evmPayment(challenge.accepts[0]!));
+    await (await collecting).settle();
+    expect(verifiedWhenRecorded).toEqual([1]);
+    expect(rebuild).not.toHaveBeenCalled();
+    expect(ledger.all()[0]).toMatchObject({ status: 'settled' });
+    rebuild.mockRestore();
+  });
+
   describe('payment-identifier: a request repeated with the identifier of its settled payment', () => {
     const ID = 'pay_0123456789abcdef0123';
     const identified = (payload: PaymentPayload, id = ID): PaymentPayload => ({ ...payload, extensions: { 'payment-identifier': { info: { required: false, id } } } });
@@ -406,6 +423,19 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
       expect(issueOffer).toHaveBeenCalledTimes(2);
       const [offer] = (dearer.extensions?.['offer-receipt'] as { info: { offers: Array<{ format: 'jws'; signature: string }> } }).info.offers;
       expect(await verifyOfferSignatureJWS(offer!, publicJwk)).toMatchObject({ amount: '3000' });
+    });
+
+    it('writes the settled record while the receipt is signed, not after', async () => {
+      const statusWhenSigned: string[] = [];
+      vi.spyOn(issuer, 'issueReceipt').mockImplementation(async (resourceUrl, payer, network, transaction) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        statusWhenSigned.push(ledger.all()[0]!.status);
+        return createReceiptJWS({ resourceUrl, payer, network, transaction }, signer);
+      });
+      const { sent, collecting } = collectWith(evmPayment((await challengeOf(2000)).accepts[0]!));
+      const settled = await (await collecting).settle();
+      expect(statusWhenSigned).toEqual(['settled']);
+      expect(await verifyReceiptSignatureJWS(receiptOf(sent), publicJwk)).toMatchObject({ transaction: settled.txHash });
     });
 
     it('a settlement carries a receipt naming the payer, the network and the transaction; so does a repeat of it', async () => {
