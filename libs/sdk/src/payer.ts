@@ -111,13 +111,14 @@ export function createPayer(options: PayerOptions): Payer {
     client.setSpendControls(false);
     client.registerPolicy((_version, offers) => {
       const spent = store.total() + reserved;
-      const allowed = offers.filter((offer) => checkSpend(paymentRequestOf(offer), options, spent).allowed);
+      const decided = offers.map((offer) => {
+        const request = paymentRequestOf(offer);
+        return { offer, request, decision: checkSpend(request, options, spent) };
+      });
+      const allowed = decided.filter(({ decision }) => decision.allowed).map(({ offer }) => offer);
       // The refusal names the limit the first offer on an allowed network and asset broke: not an offer this payer never takes.
-      const first = offers.find((offer) => (checkSpend(paymentRequestOf(offer), options, spent) as { limit?: string }).limit !== 'network_or_asset') ?? offers[0];
-      if (allowed.length === 0 && first) {
-        const decision = checkSpend(paymentRequestOf(first), options, spent);
-        if (!decision.allowed) refusal.error = refusalOf(decision.limit, decision.message, paymentRequestOf(first));
-      }
+      const first = decided.find(({ decision }) => decision.allowed || decision.limit !== 'network_or_asset') ?? decided[0];
+      if (allowed.length === 0 && first && !first.decision.allowed) refusal.error = refusalOf(first.decision.limit, first.decision.message, first.request);
       return allowed;
     });
     const inFlight = new Map<PaymentRequirements, bigint>();
