@@ -6,4 +6,4 @@ export { OutboundError, OutboundErrorCode } from './outbound-error.js';
 export { type HostRules, outboundPolicy, outboundPolicyFromEnv, type OutboundPolicy, type OutboundSettings } from './outbound-policy.js';
 export { type Resolve, type ResolvedAddress, systemResolve } from './resolve-host.js';
 export type { BodyDestination } from './response-body.js';
-export { checkTargetUrl, type TargetUrl } from './target-url.js';
+export { checkTargetUrl, precheckUrl, type TargetUrl } from './target-url.js';

@@ -1,3 +1,4 @@
+import { checkAddresses } from './check-addresses.js';
 import { type IpAddress, parseIpAddress } from './ip-address.js';
 import { OutboundError, OutboundErrorCode } from './outbound-error.js';
 import { listsName, normaliseHostName, type OutboundPolicy } from './outbound-policy.js';
@@ -37,4 +38,15 @@ export function checkTargetUrl(text: string, policy: OutboundPolicy, { base, sub
   if (!address && listsName(policy.denyHosts, host)) throw new OutboundError(OutboundErrorCode.RefusedHost, `${subject} names a host this service may not reach`);
   url.hash = '';
   return { url, host, address, port };
+}
+
+/**
+ * The checks that need no network, for a URL a request carries (a source URL, a webhook URL): the URL rules, and the
+ * address rules when the URL names an address. Run when the request arrives, so a URL that can never be fetched is
+ * refused before anything is charged; `guardedFetch` checks everything again, names included, when it connects.
+ */
+export function precheckUrl(text: string, policy: OutboundPolicy, subject = 'The URL'): URL {
+  const target = checkTargetUrl(text, policy, { subject });
+  if (target.address) checkAddresses(target.host, [target.address], policy, { isLiteral: true, subject });
+  return target.url;
 }

@@ -3,15 +3,14 @@ import { checkAddresses } from '../src/check-addresses.js';
 import { parseIpAddress } from '../src/ip-address.js';
 import { OutboundError, OutboundErrorCode } from '../src/outbound-error.js';
 import { outboundPolicy, outboundPolicyFromEnv } from '../src/outbound-policy.js';
-import { checkTargetUrl } from '../src/target-url.js';
+import { checkTargetUrl, precheckUrl } from '../src/target-url.js';
 
 const NO_EXCEPTIONS = outboundPolicy();
 
-/** The URL and address rules as guardedFetch applies them to a URL that names an address. */
+/** The URL and address rules as guardedFetch applies them to a URL that names an address (precheckUrl: the same, before any network). */
 function judgeUrl(url: string, policy = NO_EXCEPTIONS): OutboundErrorCode | 'allowed' {
   try {
-    const target = checkTargetUrl(url, policy);
-    if (target.address) checkAddresses(target.host, [target.address], policy, { isLiteral: true, subject: 'The URL' });
+    precheckUrl(url, policy);
     return 'allowed';
   } catch (error) {
     if (error instanceof OutboundError) return error.code;

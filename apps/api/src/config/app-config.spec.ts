@@ -30,6 +30,20 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the outbound guard settings, and stops at an entry the guard cannot read', () => {
+    const result = loadConfig({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1/32, hooks.intranet', OUTBOUND_ALLOW_PORTS: '8080', WEBHOOK_MAX_ATTEMPTS: '3' }, 'v');
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config.outbound.policy.allowHosts.names.has('hooks.intranet')).toBe(true);
+    expect(result.config.outbound.policy.allowPorts.has(8080)).toBe(true);
+    expect(result.config.outbound.webhooks).toEqual({ maxAttempts: 3, retryBaseMs: 30_000, timeoutMs: 10_000 });
+    expect(result.config.outbound.sourceUrl).toEqual({ timeoutMs: 60_000, idleTimeoutMs: 15_000, maxConcurrent: 16 });
+    const refused = loadConfig({ OUTBOUND_ALLOW_HOSTS: '0.0.0.0/0', OUTBOUND_ALLOW_PORTS: 'http' }, 'v');
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.problems.find((p) => p.startsWith('OUTBOUND_ALLOW_HOSTS:'))).toContain('every address');
+  });
+
   it('resolves every path against the starting directory, and keeps absolute ones as they are', () => {
     const relative = loadConfig({ DATA_DIR: 'state/../data', SCRATCH_DIR: './scratch' }, 'v', '/opt/app');
     expect(relative.ok && [relative.config.dataDir, relative.config.scratchDir, relative.config.enginesDir]).toEqual(['/opt/app/data', '/opt/app/scratch', '/opt/app/data/engines']);

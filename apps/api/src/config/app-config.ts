@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { defaultLibreOfficePoolSize, type EngineClass, SANDBOX_SETTINGS, type SandboxSetting } from '@fileshift/converters';
+import { type OutboundPolicy, outboundPolicyFromEnv } from '@fileshift/outbound';
 import { z } from 'zod';
 import type { KeyApiLimits } from './key-api-limits.js';
 import { MAX_UPLOAD_BYTES } from './upload-limit.js';
@@ -127,11 +128,21 @@ export const environmentSchema = z.object({
   JOB_DEADLINE_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 printable characters without spaces').optional(),
   METRICS_PORT: port.default(9464),
+  OUTBOUND_ALLOW_HOSTS: z.string().optional(),
+  OUTBOUND_DENY_HOSTS: z.string().optional(),
+  OUTBOUND_ALLOW_PORTS: z.string().optional(),
+  SOURCE_URL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  SOURCE_URL_IDLE_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
+  SOURCE_URL_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(16),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(8),
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
   /** Test-only fault injection (dev payments only): hold each paid job this long between settlement and its enqueue. */
   FAULT_PAUSE_BEFORE_ENQUEUE_MS: z.coerce.number().int().min(1).max(600_000).optional(),
 }).superRefine((env, context) => {
   checkStorage(env, context);
   for (const problem of paymentModeProblems(env)) context.addIssue({ code: 'custom', path: [problem.variable], message: problem.message });
+  checkOutbound(env, context);
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -147,6 +158,17 @@ function checkStorage(env: { STORAGE_DRIVER: StorageDriver } & Partial<Record<(t
   const set = S3_VARIABLES.filter((name) => name !== 'S3_FORCE_PATH_STYLE' && env[name] !== undefined);
   if (set.length > 0) {
     context.addIssue({ code: 'custom', path: ['STORAGE_DRIVER'], message: `${set.join(', ')} only apply with STORAGE_DRIVER=s3; files would stay on the local disk` });
+  }
+}
+
+/** An outbound setting the guard cannot read stops the service at start-up, naming the variable and the entry. */
+function checkOutbound(env: Partial<Record<'OUTBOUND_ALLOW_HOSTS' | 'OUTBOUND_DENY_HOSTS' | 'OUTBOUND_ALLOW_PORTS', string>>, context: z.RefinementCtx): void {
+  try {
+    outboundPolicyFromEnv(env);
+  } catch (error) {
+    const message = (error as Error).message;
+    const variable = message.split(':')[0] ?? 'OUTBOUND_ALLOW_HOSTS';
+    context.addIssue({ code: 'custom', path: [variable], message: message.slice(variable.length + 2) });
   }
 }
 
@@ -179,7 +201,17 @@ export interface AppConfig {
   jobCycle: JobCycleConfig;
   workers: WorkerConfig;
   metrics: MetricsConfig;
+  outbound: OutboundConfig;
   version: string;
+}
+
+/** Requests the service makes for a caller (docs/outbound-guard.md): every one under `policy`, through the one guard. */
+export interface OutboundConfig {
+  policy: OutboundPolicy;
+  /** Fetching a source URL: total and idle time limits, and how many one API process runs at once. */
+  sourceUrl: { timeoutMs: number; idleTimeoutMs: number; maxConcurrent: number };
+  /** Delivering a webhook event: attempts in all, the first retry's delay (doubled each time), one attempt's time limit. */
+  webhooks: { maxAttempts: number; retryBaseMs: number; timeoutMs: number };
 }
 
 /** The Prometheus endpoint: served only when a token is configured (docs/operations.md, "Metrics"). */
@@ -331,6 +363,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, version: string, cwd = proces
       },
       workers: workerConfig(e),
       metrics: { token: e.METRICS_TOKEN, workerPort: e.METRICS_PORT },
+      outbound: {
+        policy: outboundPolicyFromEnv({ OUTBOUND_ALLOW_HOSTS: e.OUTBOUND_ALLOW_HOSTS, OUTBOUND_DENY_HOSTS: e.OUTBOUND_DENY_HOSTS, OUTBOUND_ALLOW_PORTS: e.OUTBOUND_ALLOW_PORTS }),
+        sourceUrl: { timeoutMs: e.SOURCE_URL_TIMEOUT_SECONDS * 1000, idleTimeoutMs: e.SOURCE_URL_IDLE_SECONDS * 1000, maxConcurrent: e.SOURCE_URL_MAX_CONCURRENT },
+        webhooks: { maxAttempts: e.WEBHOOK_MAX_ATTEMPTS, retryBaseMs: e.WEBHOOK_RETRY_BASE_SECONDS * 1000, timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000 },
+      },
       jobCycle: {
         leaseSeconds: e.JOB_LEASE_SECONDS,
         reconcileIntervalSeconds: e.JOB_RECONCILE_INTERVAL_SECONDS,

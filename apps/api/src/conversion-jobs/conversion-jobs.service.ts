@@ -65,6 +65,8 @@ export interface StartConversion {
   dedupe?: Dedupe;
   /** Takes the job's charge; nothing is taken for a request that cannot start. */
   charge?: (jobId: string) => Promise<JobCharge>;
+  /** Where the job's end is announced by a signed event (docs/webhooks.md); checked by the API with checkedCallerUrl. */
+  webhookUrl?: string;
 }
 
 export interface StartedConversion {
