@@ -5,6 +5,7 @@ import type { paths } from './generated/openapi.js';
 import { keyApi } from './key-api.js';
 import type { Payer } from './payer.js';
 import { recordVerifier } from './signed-records.js';
+import { verifyWebhookDelivery, type VerifyWebhookOptions, type WebhookDelivery } from './webhook-events.js';
 import { x402Api } from './x402-api.js';
 
 export interface ClientOptions {
@@ -50,6 +51,8 @@ export function createClient(options: ClientOptions) {
     api,
     ...x402Api(context),
     ...keyApi(context),
+    /** Verifies a delivery to a job's webhook_url against the service's did.json and returns its event (docs/webhooks.md). */
+    verifyWebhook: (delivery: WebhookDelivery, verifyOptions?: VerifyWebhookOptions) => verifyWebhookDelivery(context.verifier, delivery, verifyOptions),
   };
 }
 

@@ -39,5 +39,6 @@ export type { PaymentReceipt, SettlementReceipt } from './receipts.js';
 export { checkDelivered, type DeliveredFile, type DeliveryRecord, recordVerifier, type SignedReceipt, VerificationError } from './signed-records.js';
 export { checkSpend, describeAllowed, formatUsdc, parseUsdc, type PaymentRequest, type SpendDecision, type SpendLimit, type SpendLimits } from './spend-policy.js';
 export { conversionPlan } from './conversion-plan.js';
+export { verifyWebhookDelivery, type VerifyWebhookOptions, type WebhookDelivery, type WebhookEvent } from './webhook-events.js';
 export { pricesOf, resultPriceFor, type PriceDiscovery, type ServicePrices } from './service-prices.js';
 export { approvingPlanned, checkPlan, describePlan, planTotal, type SpendPlan } from './spend-plan.js';

@@ -76,6 +76,13 @@ export function recordVerifier(baseUrl: string, fetch: typeof globalThis.fetch) 
     return asserting ? doc.verificationMethod?.find((method) => method.id === kid)?.publicKeyJwk : undefined;
   };
 
+  /** The public key (JWK) the service publishes as an assertion key under `kid`; read again once when it is not there (a rotated key). */
+  async function keyFor(kid: string): Promise<JWK> {
+    const key = keyOf(await (document ?? load()), kid) ?? keyOf(await load(), kid);
+    if (!key) throw new VerificationError(`A signed record names a key the service does not publish: ${kid}`);
+    return key;
+  }
+
   async function verify<T>(jws: string): Promise<T & { jws: string; kid: string }> {
     let kid: string | undefined;
     try {
@@ -84,9 +91,7 @@ export function recordVerifier(baseUrl: string, fetch: typeof globalThis.fetch) 
       throw new VerificationError('A signed record is not a compact JWS.');
     }
     if (!kid) throw new VerificationError('A signed record names no key (kid).');
-    let key = keyOf(await (document ?? load()), kid);
-    if (!key) key = keyOf(await load(), kid);
-    if (!key) throw new VerificationError(`A signed record names a key the service does not publish: ${kid}`);
+    const key = await keyFor(kid);
     try {
       const { payload } = await compactVerify(jws, await importJWK(key, 'EdDSA'));
       return { ...(JSON.parse(new TextDecoder().decode(payload)) as T), jws, kid };
@@ -94,7 +99,7 @@ export function recordVerifier(baseUrl: string, fetch: typeof globalThis.fetch) 
       throw new VerificationError(`A signed record does not verify against the service's key ${kid}: it was altered or not signed by the service.`);
     }
   }
-  return { verify };
+  return { verify, keyFor };
 }
 
 export type RecordVerifier = ReturnType<typeof recordVerifier>;
