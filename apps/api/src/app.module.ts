@@ -12,6 +12,7 @@ import { KeyApiModule } from './key-api/key-api.module.js';
 import { KeyApiRecordsModule } from './key-api/key-api-records.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { PaymentsModule } from './payments/payments.module.js';
+import { ReceiptSignerModule } from './payments/receipts/receipt-signer.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { WorkerModule } from './worker.module.js';
 import { SCHEMA } from './schema.js';
@@ -21,7 +22,7 @@ import { StorageModule } from './storage/storage.module.js';
 /**
  * The composition root: the modules a process loads depend on its ROLE (HTTP only, workers only, or both), and the
  * worker gets what it needs of the APIs here, as modules that provide its ports (the x402 API's JobSales, the key API's
- * expiring uploads).
+ * expiring uploads, the signing key of webhook events).
  */
 @Module({})
 export class AppModule {
@@ -30,7 +31,7 @@ export class AppModule {
     const works = config.role === 'worker' || config.role === 'all';
     const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule.forSchema(SCHEMA), DeploymentModule, QueueModule, StorageModule, MetricsModule.forConfig(config)];
     if (serves) imports.push(RateLimitModule, PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, X402ApiModule, KeyApiModule);
-    if (works) imports.push(WorkerModule.forConfig(config, { jobSales: JobSalesModule, expiringUploads: KeyApiRecordsModule }));
+    if (works) imports.push(WorkerModule.forConfig(config, { jobSales: JobSalesModule, expiringUploads: KeyApiRecordsModule, webhookSigner: ReceiptSignerModule }));
     return { module: AppModule, imports };
   }
 }

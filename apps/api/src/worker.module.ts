@@ -9,6 +9,8 @@ import { createQueueProcessor } from './queue/queue-processor.factory.js';
 import { QueueModule } from './queue/queue.module.js';
 
 const QUEUE_OF_CLASS = { documents: QueueName.Documents, media: QueueName.Media, images: QueueName.Images } as const;
+/** How many webhook events one worker delivers at once: each mostly waits for its receiver. */
+const WEBHOOK_DELIVERY_CONCURRENCY = 8;
 
 type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
 
@@ -18,10 +20,12 @@ export interface WorkerAdapters {
   jobSales: ModuleImport;
   /** Provides EXPIRING_UPLOADS (maintenance/expiring-uploads.port.ts): the uploads the purge removes. */
   expiringUploads: ModuleImport;
+  /** Provides WEBHOOK_SIGNER (webhooks/webhook-signer.port.ts): the service's did:web key, which signs webhook events. */
+  webhookSigner: ModuleImport;
 }
 
 /**
- * Everything a worker process runs: the maintenance queue, the conversion queues of the engine classes
+ * Everything a worker process runs: the maintenance and webhooks queues, the conversion queues of the engine classes
  * it serves (WORKER_QUEUES) with their concurrency, the modules that hold job handlers, and the reconciler.
  * It imports no API: what it needs of them comes in `adapters` (.dependency-cruiser.cjs holds it to that).
  */
@@ -30,10 +34,11 @@ export class WorkerModule {
   static forConfig(config: AppConfig, adapters: WorkerAdapters): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [DiscoveryModule, QueueModule, MaintenanceModule.purging(adapters.expiringUploads), ConversionWorkerModule.selling(adapters.jobSales)],
+      imports: [DiscoveryModule, QueueModule, MaintenanceModule.purging(adapters.expiringUploads), ConversionWorkerModule.selling(adapters.jobSales, adapters.webhookSigner)],
       providers: [
         JobHandlerRegistry,
         createQueueProcessor(QueueName.Maintenance, 1),
+        createQueueProcessor(QueueName.Webhooks, WEBHOOK_DELIVERY_CONCURRENCY),
         ...config.workers.queues.map((engineClass) => createQueueProcessor(QUEUE_OF_CLASS[engineClass], config.workers.concurrency[engineClass])),
       ],
     };

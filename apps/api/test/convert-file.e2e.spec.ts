@@ -230,7 +230,9 @@ describe('conversion jobs over x402 (real queue, engines and settlement)', () =>
       [convert(pay, png, fieldsFor(png, 'a.png', 'nope')), 422, 'validation_error'],
       [convert(pay, png, fieldsFor(png, 'a.png', 'mp3')), 422, 'validation_error'],
       [convert(pay, png, fieldsFor(png, 'a.png', 'webp'), { 'Idempotency-Key': 'short' }), 422, 'validation_error'],
-      [pay(`${t.baseUrl}/api/x402/v1/convert-file`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 415, 'unsupported_media_type'],
+      [pay(`${t.baseUrl}/api/x402/v1/convert-file`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'a file' }), 415, 'unsupported_media_type'],
+      // JSON names the file by source_url (source-urls.e2e.spec.ts): without one it is a bad field.
+      [pay(`${t.baseUrl}/api/x402/v1/convert-file`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 422, 'validation_error'],
       [
         pay(`${t.baseUrl}/api/x402/v1/convert-file`, {
           method: 'POST',

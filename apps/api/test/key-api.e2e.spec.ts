@@ -161,8 +161,10 @@ describe('key API (real service, queue, workers and engines)', () => {
   });
 
   it('refuses bad uploads in the key API shape', async () => {
-    const noMultipart = await fetch(`${t.baseUrl}/api/v1/upload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const noMultipart = await fetch(`${t.baseUrl}/api/v1/upload`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'a file' });
     await expectError(noMultipart, 415, /multipart\/form-data/);
+    const noSourceUrl = await fetch(`${t.baseUrl}/api/v1/upload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await expectError(noSourceUrl, 400, /source_url/);
     const form = new FormData();
     form.append('document', new Blob([png]), 'a.png');
     await expectError(await fetch(`${t.baseUrl}/api/v1/upload`, { method: 'POST', body: form }), 400, /part named "file"/);

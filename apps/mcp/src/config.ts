@@ -40,9 +40,6 @@ export interface McpConfig {
   ledgerPath: string;
   /** Where local paths may be read from when the client declares no MCP roots; empty: nowhere. */
   allowedRoots: string[];
-  /** Development only: `host[:port]` entries a `url` input may reach over http and at private addresses. */
-  urlDevHosts: string[];
-  urlTimeoutMs: number;
 }
 
 /** A token guessable in practice would hand the wallet to whoever guesses it. */
@@ -76,8 +73,6 @@ const environment = z.object({
   FILESHIFT_OUTPUT_DIR: z.string().default(join(homedir(), 'fileshift-output')),
   FILESHIFT_LEDGER: z.string().default(join(homedir(), '.fileshift', 'spend-ledger.jsonl')),
   FILESHIFT_ALLOWED_ROOTS: z.string().transform((text) => text.split(':').map((item) => item.trim()).filter(Boolean)).default([]),
-  FILESHIFT_URL_DEV_HOSTS: list.transform((hosts) => hosts.map((host) => host.toLowerCase())).default([]),
-  FILESHIFT_URL_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
   FILESHIFT_MCP_HOST: z.string().default('127.0.0.1'),
   FILESHIFT_MCP_ALLOWED_HOSTS: list.default([]),
   FILESHIFT_MCP_ALLOWED_ORIGINS: list.default([]),
@@ -88,7 +83,7 @@ export const USAGE = `usage: fileshift-mcp [--http <port> [--host <bind address>
 Environment: FILESHIFT_URL, FILESHIFT_API_KEY, FILESHIFT_WALLET_PRIVATE_KEY (EVM) and/or FILESHIFT_WALLET_SOLANA_KEY, or FILESHIFT_WALLET_KEYSTORE
 (+ FILESHIFT_WALLET_KEYSTORE_PASSWORD), FILESHIFT_MAX_PAYMENT_USDC (0.05), FILESHIFT_BUDGET_USDC (1), FILESHIFT_APPROVAL_THRESHOLD_USDC,
 FILESHIFT_ALLOWED_NETWORKS, FILESHIFT_ALLOWED_ASSETS, FILESHIFT_ALLOWED_PAY_TO, FILESHIFT_RPC_URL, FILESHIFT_SOLANA_RPC_URL, FILESHIFT_OUTPUT_DIR (~/fileshift-output), FILESHIFT_LEDGER,
-FILESHIFT_ALLOWED_ROOTS (dir:dir, when the client declares no roots), FILESHIFT_URL_TIMEOUT_SECONDS (30), FILESHIFT_URL_DEV_HOSTS (development only);
+FILESHIFT_ALLOWED_ROOTS (dir:dir, when the client declares no roots);
 over HTTP: FILESHIFT_MCP_HOST (127.0.0.1), FILESHIFT_MCP_TOKEN, FILESHIFT_MCP_ALLOWED_HOSTS, FILESHIFT_MCP_ALLOWED_ORIGINS.`;
 
 export type ConfigResult = { ok: true; config: McpConfig } | { ok: false; problems: string[] };
@@ -171,8 +166,6 @@ export function loadMcpConfig(argv: string[], env: NodeJS.ProcessEnv): ConfigRes
       outputDir: outputDir.path,
       ledgerPath: ledgerPath.path,
       allowedRoots: roots.flatMap((root) => (root.ok ? [root.path] : [])),
-      urlDevHosts: e.FILESHIFT_URL_DEV_HOSTS,
-      urlTimeoutMs: e.FILESHIFT_URL_TIMEOUT_SECONDS * 1000,
     },
   };
 }

@@ -1,6 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallPayments } from './call-payments.js';
-import { MAX_FILE_BYTES } from './file-input.js';
 import type { FileshiftContext } from './fileshift-context.js';
 import { AllowedRoots } from './local-paths/allowed-roots.js';
 import { networkName } from './network-names.js';
@@ -32,10 +31,7 @@ export function createServer(context: FileshiftContext, { allowLocalPaths }: { a
   const deps: ToolDeps = {
     server,
     context,
-    fileSources: {
-      localRoots: allowLocalPaths ? new AllowedRoots(server.server, context.config.allowedRoots) : null,
-      urls: { maxBytes: MAX_FILE_BYTES, timeoutMs: context.config.urlTimeoutMs, devHosts: context.config.urlDevHosts },
-    },
+    fileSources: { localRoots: allowLocalPaths ? new AllowedRoots(server.server, context.config.allowedRoots) : null },
     results: new ResultResources(server),
     async payingClient(plan) {
       const payments = new CallPayments();

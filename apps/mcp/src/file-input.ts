@@ -1,22 +1,29 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { FileInput as SdkFileInput } from '@fileshift/sdk';
+import type { FileInput as SdkFileInput, SourceUrl } from '@fileshift/sdk';
 import { z } from 'zod';
 import { FileInputError } from './file-input-error.js';
 import type { AllowedRoots } from './local-paths/allowed-roots.js';
 import { decodeBase64Strictly } from './strict-base64.js';
-import { fetchUrlInput, type UrlFetchOptions } from './url-input/fetch-url-input.js';
 
 export { FileInputError };
 
 /** The largest file the service converts (40 MiB). */
 export const MAX_FILE_BYTES = 41_943_040;
 
-/** How a tool receives a file: exactly one of a local path (stdio only, inside the allowed roots), an https URL, or base64 content. */
+/** How a tool receives a file: exactly one of a local path (stdio only, inside the allowed roots), a URL the service fetches, or base64 content. */
 export const fileInputShape = {
   path: z.string().min(1).optional().describe('Path of a local file inside the allowed roots (stdio transport only).'),
-  url: z.string().min(1).max(2048).optional().describe('An https URL the server downloads the file from (public hosts only, up to 40 MB).'),
+  url: z
+    .string()
+    .min(1)
+    .max(2048)
+    .optional()
+    .describe(
+      'An http or https URL the Fileshift service fetches the file from itself (public hosts only, up to 40 MB); this server does not download it. ' +
+        'Nothing is charged when the service cannot fetch it.',
+    ),
   content_base64: z.string().min(1).optional().describe('The file content, base64-encoded.'),
   filename: z.string().min(1).max(255).optional().describe('File name with extension; required with content_base64, optional otherwise.'),
 };
@@ -32,20 +39,23 @@ export interface FileInput {
 export interface FileSources {
   /** Null over HTTP: the client is not on this machine, so its paths mean nothing here. */
   localRoots: AllowedRoots | null;
-  urls: UrlFetchOptions;
 }
 
+/** A file for a conversion: its bytes, or its URL for the service to fetch. */
 export interface LoadedFile {
-  bytes: Uint8Array;
-  filename: string;
   /**
-   * A local file's; none for content or a download: the SDK then sends its fixed "unknown" time, never a made-up
-   * "now" that would make a retried call another request (the service compares it for idempotency keys).
+   * What the SDK sends. A local file carries its creation time; content has none: the SDK then sends its fixed
+   * "unknown" time, never a made-up "now" that would make a retried call another request (the service compares it
+   * for idempotency keys). A URL carries the agent's filename only, so the service's name for it otherwise stands.
    */
-  createdAt?: Date;
+  input: SdkFileInput | SourceUrl;
+  /** What messages and the spend plan call it: never a whole URL (a plan is shown to the user for approval). */
+  filename: string;
+  /** Unknown for a URL until the service has fetched it: the result is then priced at most at the highest tier. */
+  sizeBytes?: number;
 }
 
-const ONE_SOURCE = 'Give the file as exactly one of path (a local file), url (https) or content_base64 with filename.';
+const ONE_SOURCE = 'Give the file as exactly one of path (a local file), url (http or https) or content_base64 with filename.';
 
 export async function loadFileInput(input: FileInput, sources: FileSources): Promise<LoadedFile> {
   const source = oneSource(input);
@@ -54,17 +64,15 @@ export async function loadFileInput(input: FileInput, sources: FileSources): Pro
     const info = await stat(path);
     if (info.size > MAX_FILE_BYTES) throw new FileInputError(`${input.path} has ${info.size} bytes; the service converts files up to ${MAX_FILE_BYTES} bytes.`);
     if (info.size === 0) throw new FileInputError(`${input.path} is empty.`);
-    return { bytes: await readFile(path), filename: input.filename ?? basename(path), createdAt: createdAt(info) };
+    const filename = input.filename ?? basename(path);
+    return { input: { data: await readFile(path), filename, createdAt: createdAt(info) }, filename, sizeBytes: info.size };
   }
-  if (source === 'url') {
-    const fetched = await fetchUrlInput(input.url!, sources.urls);
-    return { bytes: fetched.bytes, filename: input.filename ?? fetched.filename };
-  }
+  if (source === 'url') return sourceUrl(input.url!, input.filename);
   if (!input.filename) throw new FileInputError('content_base64 needs a filename (with its extension).');
   const bytes = decodeContent(input.content_base64!);
   if (bytes.length === 0) throw new FileInputError('content_base64 decodes to no bytes.');
   if (bytes.length > MAX_FILE_BYTES) throw new FileInputError(`The file has ${bytes.length} bytes; the service converts files up to ${MAX_FILE_BYTES} bytes.`);
-  return { bytes, filename: input.filename };
+  return { input: { data: bytes, filename: input.filename }, filename: input.filename, sizeBytes: bytes.length };
 }
 
 /** What detection reads of a local file: a stream of its first 200 bytes and its size, so no file is too large to detect. */
@@ -72,9 +80,9 @@ const DETECTION_HEADER_BYTES = 200;
 
 /**
  * The file as detection needs it. A local path is opened for its first 200 bytes only (the SDK sends
- * no more), so a file of any size can be detected; a URL is downloaded (within the cap); content is decoded strictly.
+ * no more), so a file of any size can be detected; a URL is passed on for the service to fetch; content is decoded strictly.
  */
-export async function loadFileForDetection(input: FileInput, sources: FileSources): Promise<SdkFileInput & { filename: string }> {
+export async function loadFileForDetection(input: FileInput, sources: FileSources): Promise<(SdkFileInput & { filename: string }) | SourceUrl> {
   const source = oneSource(input);
   if (source === 'path') {
     const path = await checkedPath(input.path!, sources);
@@ -86,12 +94,31 @@ export async function loadFileForDetection(input: FileInput, sources: FileSource
       createdAt: createdAt(info),
     };
   }
-  if (source === 'url') {
-    const fetched = await fetchUrlInput(input.url!, sources.urls);
-    return { data: fetched.bytes, filename: input.filename ?? fetched.filename };
-  }
+  if (source === 'url') return sourceUrl(input.url!, input.filename).input;
   if (!input.filename) throw new FileInputError('content_base64 needs a filename (with its extension).');
   return { data: decodeContent(input.content_base64!), filename: input.filename };
+}
+
+/**
+ * A URL as the service takes it. This server never connects to it: the service fetches it through its outbound guard,
+ * which decides what may be reached (one guard, not two that could disagree). Only its form is checked here, so a
+ * URL that is not one is refused before a payment is planned or approved.
+ */
+function sourceUrl(text: string, filename: string | undefined): LoadedFile & { input: SourceUrl } {
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (!url) throw new FileInputError(`url "${text}" is not a URL.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FileInputError(`url must be an http or https URL; "${url.protocol}" is neither.`);
+  return { input: { url: text, ...(filename ? { filename } : {}) }, filename: filename ?? nameInUrl(url) };
+}
+
+/** The URL's last path segment, else its host: what messages call a file by URL. */
+function nameInUrl(url: URL): string {
+  const segment = url.pathname.split('/').at(-1);
+  try {
+    return segment ? decodeURIComponent(segment) : url.hostname;
+  } catch {
+    return segment!;
+  }
 }
 
 function oneSource(input: FileInput): 'path' | 'url' | 'content_base64' {

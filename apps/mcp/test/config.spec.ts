@@ -20,24 +20,13 @@ describe('MCP server configuration', () => {
         outputDir: join(homedir(), 'fileshift-output'),
         ledgerPath: join(homedir(), '.fileshift', 'spend-ledger.jsonl'),
         allowedRoots: [],
-        urlDevHosts: [],
-        urlTimeoutMs: 30_000,
       },
     });
   });
 
-  it('reads the allowed roots as a colon-separated list of directories (~ expanded), and the URL options', () => {
-    const result = loadMcpConfig([], {
-      FILESHIFT_WALLET_PRIVATE_KEY: KEY,
-      FILESHIFT_ALLOWED_ROOTS: '~/Documents:/srv/files/',
-      FILESHIFT_URL_DEV_HOSTS: 'Localhost:8080, 127.0.0.1:9000',
-      FILESHIFT_URL_TIMEOUT_SECONDS: '5',
-    });
-    expect(result).toMatchObject({
-      ok: true,
-      config: { allowedRoots: [join(homedir(), 'Documents'), '/srv/files'], urlDevHosts: ['localhost:8080', '127.0.0.1:9000'], urlTimeoutMs: 5000 },
-    });
-    expect(loadMcpConfig([], { FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_URL_TIMEOUT_SECONDS: 'soon' })).toMatchObject({ ok: false });
+  it('reads the allowed roots as a colon-separated list of directories (~ expanded)', () => {
+    const result = loadMcpConfig([], { FILESHIFT_WALLET_PRIVATE_KEY: KEY, FILESHIFT_ALLOWED_ROOTS: '~/Documents:/srv/files/' });
+    expect(result).toMatchObject({ ok: true, config: { allowedRoots: [join(homedir(), 'Documents'), '/srv/files'] } });
   });
 
   it('expands a leading ~ in paths (client configurations pass it unexpanded)', () => {

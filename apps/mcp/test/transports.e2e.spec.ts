@@ -27,6 +27,9 @@ async function expectWebpResource(client: Client, converted: CallToolResult): Pr
 describe('the built MCP server over its transports', () => {
   let service: LiveService;
   let dir: string;
+  // A file host on loopback that only the service fetches from: allow-listed for the service's outbound guard.
+  const files = createServer((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(TINY_PNG));
+  let filePort: number;
   const env = () => ({
     PATH: process.env.PATH ?? '',
     FILESHIFT_URL: service.baseUrl,
@@ -37,12 +40,15 @@ describe('the built MCP server over its transports', () => {
   });
 
   beforeAll(async () => {
-    service = await startLiveService();
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    filePort = (files.address() as AddressInfo).port;
+    service = await startLiveService({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1/32', OUTBOUND_ALLOW_PORTS: String(filePort) });
     dir = mkdtempSync(join(tmpdir(), 'mcp-transports-'));
     writeFileSync(join(dir, 'picture.png'), TINY_PNG);
   });
   afterAll(async () => {
     await service?.stop();
+    files.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -87,17 +93,12 @@ describe('the built MCP server over its transports', () => {
   });
 
   it('remote-style Streamable HTTP (bound off loopback, bearer token, listed host names): a file given by url is converted and read back as a resource', async () => {
-    const files = createServer((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(TINY_PNG));
-    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-    const filePort = (files.address() as AddressInfo).port;
     const port = await freePort();
     const token = randomBytes(32).toString('hex');
     const remote = {
       ...env(),
       FILESHIFT_MCP_TOKEN: token,
       FILESHIFT_MCP_ALLOWED_HOSTS: '127.0.0.1',
-      // The file host is on loopback: allowed here only through the development option.
-      FILESHIFT_URL_DEV_HOSTS: `127.0.0.1:${filePort}`,
     };
     const server = await startBuiltHttpServer(['--http', String(port), '--host', '0.0.0.0'], remote);
     try {
@@ -112,7 +113,6 @@ describe('the built MCP server over its transports', () => {
       await client.close();
     } finally {
       await server.stop();
-      await new Promise((resolve) => files.close(resolve));
     }
   });
 

@@ -3,7 +3,7 @@ import type { ClientContext, WithReceipt } from './client-context.js';
 import { conversionPlan } from './conversion-plan.js';
 import { withConversionRef } from './conversion-ref.js';
 import type { ConversionRef } from './errors.js';
-import { type FileInput, prepareFile } from './file-input.js';
+import { type FileInput, isSourceUrl, prepareFile, type SourceUrl } from './file-input.js';
 import { newIdempotencyKey } from './idempotency-key.js';
 import type { WaitForJobOptions } from './job-polling.js';
 import type { Payer } from './payer.js';
@@ -16,7 +16,8 @@ import { checkDelivered, checkingDelivered, type DeliveryRecord } from './signed
 import type { BoughtResult, ConversionJobAccepted, ConversionOptions, ConversionTarget, JobStatus, JobStatusDone, PurchasedConversionResult } from './x402-api.js';
 
 export interface ConvertFileOptions {
-  input: FileInput | File;
+  /** The file: its data, or `{ url }` for the service to fetch (the spend plan then counts the highest result price). */
+  input: FileInput | File | SourceUrl;
   /** Output format without a dot, e.g. "webp" (aliases such as "jpeg" too); a format the service does not know does not compile. */
   targetFormat: TargetFormat;
   /** Options of the conversion, e.g. { quality: 80, width: 800 }; one that does not apply to it is refused before any payment. */
@@ -27,6 +28,8 @@ export interface ConvertFileOptions {
    */
   idempotencyKey?: string;
   onProgress?: (status: JobStatus) => void;
+  /** Where the service POSTs a signed event when the job ends (done or failed); `verifyWebhook` checks a delivery. */
+  webhookUrl?: string;
   signal?: AbortSignal;
   /** "bytes" (default) or a "stream" of the result. */
   as?: ResultForm;
@@ -54,7 +57,7 @@ export type ConvertedFile<As extends ResultForm = 'bytes'> = {
 
 /** The steps convertFile runs, from the x402 API of the same client. */
 interface ConversionSteps {
-  startConversion(input: FileInput, target: ConversionTarget, idempotencyKey: string, signal?: AbortSignal, paymentId?: string): Promise<WithReceipt<ConversionJobAccepted>>;
+  startConversion(input: FileInput | SourceUrl, target: ConversionTarget, idempotencyKey: string, signal?: AbortSignal, paymentId?: string, webhookUrl?: string): Promise<WithReceipt<ConversionJobAccepted>>;
   waitForJob(jobId: string, options: WaitForJobOptions): Promise<JobStatusDone>;
   buyResult(jobId: string, signal?: AbortSignal, paymentId?: string): Promise<BoughtResult>;
 }
@@ -75,20 +78,19 @@ interface ConversionServices {
 export function conversionFlow(services: ConversionServices, { download, clock, payer }: Pick<ClientContext, 'download' | 'clock' | 'payer'>) {
   function convertFile(options: ConvertFileOptions & { as?: 'bytes' }): Promise<ConvertedFile<'bytes'>>;
   function convertFile(options: ConvertFileOptions & { as: 'stream' }): Promise<ConvertedFile<'stream'>>;
-  async function convertFile({ input, targetFormat, options, idempotencyKey = newIdempotencyKey(), onProgress, signal, as }: ConvertFileOptions): Promise<ConvertedFile<ResultForm>> {
+  async function convertFile({ input, targetFormat, options, idempotencyKey = newIdempotencyKey(), onProgress, webhookUrl, signal, as }: ConvertFileOptions): Promise<ConvertedFile<ResultForm>> {
     // Read once: a stream can be read only once, and a retry must send the same file.
-    const { blob, filename, createdAt } = await prepareFile(input);
-    const file: FileInput = { data: blob, filename, createdAt };
+    const { file, filename, sizeBytes } = await readOnce(input);
     const retry = <T>(call: () => Promise<T>) => retrying(call, { sleep: clock.sleep, signal });
     const ref: ConversionRef = { idempotencyKey };
     try {
       // Before the first payment: the job fee and the result must fit the limits together, approved once.
       const steps = payer
-        ? services.stepsPayingWith(await payer.commit(conversionPlan(await retry(() => services.getPrices(signal)), { filename, sizeBytes: blob.size, targetFormat })))
+        ? services.stepsPayingWith(await payer.commit(conversionPlan(await retry(() => services.getPrices(signal)), { filename, sizeBytes, targetFormat })))
         : services.steps;
       // One payment identifier per paid step, kept across its retries: a repeat is answered from the first payment.
       const [startPayment, resultPayment] = [newPaymentIdentifier(), newPaymentIdentifier()];
-      const started = await retry(() => steps.startConversion(file, { format: targetFormat, options }, idempotencyKey, signal, startPayment));
+      const started = await retry(() => steps.startConversion(file, { format: targetFormat, options }, idempotencyKey, signal, startPayment, webhookUrl));
       ref.jobId = started.job_id;
       const receipts = started.receipt ? [started.receipt] : [];
       await steps.waitForJob(started.job_id, { onProgress, signal });
@@ -118,4 +120,22 @@ export function conversionFlow(services: ConversionServices, { download, clock, 
     }
   }
   return convertFile;
+}
+
+/** The input as every retry sends it: a file read whole once (a stream can be read only once), or the URL as it is. */
+async function readOnce(input: FileInput | File | SourceUrl): Promise<{ file: FileInput | SourceUrl; filename: string; sizeBytes?: number }> {
+  if (isSourceUrl(input)) return { file: input, filename: input.filename ?? nameInUrl(input.url) };
+  const { blob, filename, createdAt } = await prepareFile(input);
+  return { file: { data: blob, filename, createdAt }, filename, sizeBytes: blob.size };
+}
+
+/** What the spend plan calls a file by URL without a filename: the URL's last path segment, never the URL (a plan is shown and logged). */
+function nameInUrl(url: string): string {
+  try {
+    const segment = new URL(url).pathname.split('/').at(-1);
+    if (segment) return decodeURIComponent(segment);
+  } catch {
+    // Not a URL, or a broken escape: the service refuses it; the plan needs only a name.
+  }
+  return 'a file by URL';
 }

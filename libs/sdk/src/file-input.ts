@@ -13,6 +13,21 @@ export interface FileInput {
   sizeBytes?: number;
 }
 
+/**
+ * A file the service fetches itself, instead of an upload: an http(s) URL it can reach from the internet (its outbound
+ * guard refuses private addresses; docs/source-urls.md). The price is the same; the fetch happens after the payment is
+ * verified and before it is settled, so a URL that cannot be fetched costs nothing.
+ */
+export interface SourceUrl {
+  url: string;
+  /** A name for the file (a detection hint, and the result's name); by default the service's: Content-Disposition, else the URL's path. */
+  filename?: string;
+}
+
+export function isSourceUrl(input: unknown): input is SourceUrl {
+  return typeof input === 'object' && input !== null && typeof (input as SourceUrl).url === 'string' && !('data' in input);
+}
+
 /** A whole file, read into a Blob (an upload needs all of it, and a retry sends it again). */
 export interface PreparedFile {
   blob: Blob;

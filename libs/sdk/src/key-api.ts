@@ -1,6 +1,6 @@
 import { unwrap } from './api-errors.js';
 import type { ClientContext, Schemas } from './client-context.js';
-import { type FileInput, prepareFile } from './file-input.js';
+import { type FileInput, isSourceUrl, prepareFile, type SourceUrl } from './file-input.js';
 import { sampleFile } from './file-sample.js';
 import type { paths } from './generated/openapi.js';
 import { multipartForm } from './multipart.js';
@@ -19,16 +19,24 @@ export interface DetectOptions<As extends 'text' | 'json'> {
 /** The key-authenticated API (/api/v1); the Api-Key header comes from the client's middleware. */
 export function keyApi({ api, baseUrl, clock }: ClientContext) {
   return {
-    /** Stores a file; answers the server-side Filename to convert (valid 24 hours). */
-    async upload(input: FileInput | File): Promise<string> {
+    /** Stores a file, or the file the service fetches from `{ url }`; answers the server-side Filename to convert (valid 24 hours). */
+    async upload(input: FileInput | File | SourceUrl): Promise<string> {
+      if (isSourceUrl(input)) {
+        const body = { source_url: input.url, ...(input.filename ? { filename: input.filename } : {}) };
+        return unwrap(await api.POST('/api/v1/upload', { body, headers: { 'Content-Type': 'application/json' } }), clock.now()).Filename;
+      }
       const file = await prepareFile(input);
       const result = await api.POST('/api/v1/upload', { body: { file: file.blob }, bodySerializer: (body) => multipartForm(body, file.filename) });
       return unwrap(result, clock.now()).Filename;
     },
 
-    /** Converts an uploaded file (the server waits for it) and answers absolute download URLs. */
-    async convert(request: { filename: string; extIn: string; extOut: string }): Promise<{ extOut: string; urls: string[] }> {
-      const { file } = unwrap(await api.POST('/api/v1/convert', { body: { filename: request.filename, ext_in: request.extIn, ext_out: request.extOut } }), clock.now());
+    /**
+     * Converts an uploaded file (the server waits for it) and answers absolute download URLs. `webhookUrl`: where the
+     * service also POSTs a signed event when the job ends (verifyWebhook checks it).
+     */
+    async convert(request: { filename: string; extIn: string; extOut: string; webhookUrl?: string }): Promise<{ extOut: string; urls: string[] }> {
+      const body = { filename: request.filename, ext_in: request.extIn, ext_out: request.extOut, ...(request.webhookUrl ? { webhook_url: request.webhookUrl } : {}) };
+      const { file } = unwrap(await api.POST('/api/v1/convert', { body }), clock.now());
       return { extOut: file.ext_out, urls: file.urls.map((url) => new URL(url, `${baseUrl}/`).toString()) };
     },
 

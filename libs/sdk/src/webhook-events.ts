@@ -77,8 +77,9 @@ function headerReader(headers: WebhookDelivery['headers']): (name: string) => st
   return (name) => lowered[name];
 }
 
-function importEd25519(jwk: JWK): Promise<CryptoKey> {
-  return crypto.subtle.importKey('jwk', jwk as JsonWebKey, { name: 'Ed25519' }, false, ['verify']);
+// No DOM type names here (CryptoKey, JsonWebKey): the SDK also compiles where only Node's types are loaded.
+function importEd25519({ kty, crv, x }: JWK) {
+  return crypto.subtle.importKey('jwk', { kty, crv, x }, { name: 'Ed25519' }, false, ['verify']);
 }
 
 function base64Bytes(text: string): Uint8Array<ArrayBuffer> | undefined {

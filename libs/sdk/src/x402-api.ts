@@ -1,7 +1,7 @@
 import { errorFromResponse, unwrap } from './api-errors.js';
 import { type ClientContext, type Schemas, type WithReceipt, withReceipt } from './client-context.js';
 import { conversionFlow } from './convert-file.js';
-import { type FileInput, prepareFile } from './file-input.js';
+import { type FileInput, isSourceUrl, prepareFile, type SourceUrl } from './file-input.js';
 import { sampleFile, toBase64 } from './file-sample.js';
 import { newIdempotencyKey } from './idempotency-key.js';
 import { jobPolling, type JobStatusWithWait } from './job-polling.js';
@@ -41,44 +41,51 @@ export function x402Api(context: ClientContext) {
   /** For the payer, which takes it off the request: without one nothing is paid and the service never sees it. */
   const identifying = (paymentId: string): Record<string, string> => (context.payer ? { [PAYMENT_IDENTIFIER_HEADER]: paymentId } : {});
 
-  /** Detects a file's real type from its name, size and first 200 bytes (a paid call); reads no more of it than that. */
-  async function detectFile(input: FileInput | File, { signal, paymentId = newPaymentIdentifier() }: DetectFileOptions = {}): Promise<WithReceipt<DetectFileTypeResponse>> {
-    const file = await sampleFile(input, signal);
-    const result = await api.POST('/api/x402/v1/detect-file-type', {
-      headers: identifying(paymentId),
-      body: {
-        filename: file.filename,
-        size_bytes: file.sizeBytes,
-        created_at: file.createdAt.toISOString(),
-        header_first_200_bytes_base64: toBase64(file.header),
-      },
-      signal,
-    });
+  /**
+   * Detects a file's real type from its name, size and first 200 bytes (a paid call); reads no more of it than that.
+   * Given a `{ url }`, the service fetches the file itself (same price; nothing is charged when it cannot).
+   */
+  async function detectFile(input: FileInput | File | SourceUrl, { signal, paymentId = newPaymentIdentifier() }: DetectFileOptions = {}): Promise<WithReceipt<DetectFileTypeResponse>> {
+    const body = isSourceUrl(input) ? { source_url: input.url, ...(input.filename ? { filename: input.filename } : {}) } : await describedFile(input, signal);
+    const result = await api.POST('/api/x402/v1/detect-file-type', { headers: identifying(paymentId), body, signal });
     return withReceipt(unwrap(result, clock.now()), result.response, verifier);
   }
 
+  async function describedFile(input: FileInput | File, signal?: AbortSignal) {
+    const file = await sampleFile(input, signal);
+    return { filename: file.filename, size_bytes: file.sizeBytes, created_at: file.createdAt.toISOString(), header_first_200_bytes_base64: toBase64(file.header) };
+  }
+
   /**
-   * Uploads a file and starts its conversion (pays the job fee). The same idempotency key and file
-   * never pay twice; the key used (generated when absent) is in the answer. `paymentId`: see DetectFileOptions.
+   * Uploads a file, or names its URL for the service to fetch, and starts its conversion (pays the job fee). The same
+   * idempotency key and file never pay twice; the key used (generated when absent) is in the answer. `paymentId`: see
+   * DetectFileOptions. `webhookUrl`: where the service POSTs a signed event when the job ends (verifyWebhook checks it).
    */
   async function startConversion(
-    input: FileInput | File,
+    input: FileInput | File | SourceUrl,
     target: ConversionTarget,
     idempotencyKey: string = newIdempotencyKey(),
     signal?: AbortSignal,
     paymentId: string = newPaymentIdentifier(),
+    webhookUrl?: string,
   ): Promise<WithReceipt<ConversionJobAccepted> & { idempotencyKey: string }> {
-    const file = await prepareFile(input);
     const { format, options } = typeof target === 'string' ? { format: target, options: undefined } : target;
+    const hasOptions = options !== undefined && Object.keys(options).length > 0;
+    const webhookField = webhookUrl ? { webhook_url: webhookUrl } : {};
+    const request = { params: { header: { 'Idempotency-Key': idempotencyKey } }, headers: identifying(paymentId), signal };
+    if (isSourceUrl(input)) {
+      const body = { source_url: input.url, target_format: format, ...(input.filename ? { filename: input.filename } : {}), ...(hasOptions ? { options } : {}), ...webhookField };
+      const result = await api.POST('/api/x402/v1/convert-file', { ...request, body, headers: { ...request.headers, 'Content-Type': 'application/json' } });
+      return { ...(await withReceipt(unwrap(result, clock.now()), result.response, verifier)), idempotencyKey };
+    }
+    const file = await prepareFile(input);
     // Sent only when there are some: a request without options stays what it was (and keeps its idempotency fingerprint).
-    const optionsField = options && Object.keys(options).length > 0 ? { options: JSON.stringify(options) } : {};
+    const optionsField = hasOptions ? { options: JSON.stringify(options) } : {};
     const result = await api.POST('/api/x402/v1/convert-file', {
-      params: { header: { 'Idempotency-Key': idempotencyKey } },
-      headers: identifying(paymentId),
+      ...request,
       // The file part last: the service reads the fields before the upload.
-      body: { target_format: format, ...optionsField, filename: file.filename, created_at: file.createdAt.toISOString(), size_bytes: file.sizeBytes, file: file.blob },
+      body: { target_format: format, ...optionsField, ...webhookField, filename: file.filename, created_at: file.createdAt.toISOString(), size_bytes: file.sizeBytes, file: file.blob },
       bodySerializer: (body) => multipartForm(body, file.filename),
-      signal,
     });
     return { ...(await withReceipt(unwrap(result, clock.now()), result.response, verifier)), idempotencyKey };
   }

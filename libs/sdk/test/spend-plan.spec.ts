@@ -25,6 +25,11 @@ describe('a conversion as one plan of payments, checked before the first', () =>
     expect(text).not.toMatch(/0x[0-9a-f]{8}|https?:/i);
   });
 
+  it('counts the highest result price for a file the service fetches from a URL (its size is not known before)', () => {
+    const text = describePlan(conversionPlan(prices, { filename: 'picture.png', targetFormat: 'webp' }));
+    expect(text).toBe('Convert picture.png (size known once fetched) to webp: job fee 0.002 + result 0.04 = 0.042 USDC at most');
+  });
+
   it('refuses a plan whose total is over the budget left, before anything is paid (the 0.01 budget of the issue)', () => {
     const plan = conversionPlan(prices, { filename: 'a.png', sizeBytes: 10, targetFormat: 'jpg' });
     expect(checkPlan(plan, { maxPerPayment: 100_000n, budget: 10_000n }, 0n)).toMatchObject({ allowed: false, limit: 'budget' });

@@ -10,6 +10,7 @@ import { JobEndSignals } from './job-end-signals.js';
 import { JobRemovalService } from './job-removal.service.js';
 import { JobTombstone } from './job-tombstone.entity.js';
 import { ResultStore } from './result-store.js';
+import { WebhookRecordsModule } from '../webhooks/webhook-records.module.js';
 
 // The port the core asks the API that sells its jobs to provide: public with the module, as its other half.
 export { JOB_SALES, type JobSales, type UnchargedJobRepair } from './job-sales.port.js';
@@ -19,8 +20,8 @@ export { JOB_SALES, type JobSales, type UnchargedJobRepair } from './job-sales.p
  * its own worker (`worker/`). Shared by the HTTP role and the workers.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ConversionJob, JobTombstone]), QueueModule, DetectionModule],
+  imports: [TypeOrmModule.forFeature([ConversionJob, JobTombstone]), QueueModule, DetectionModule, WebhookRecordsModule],
   providers: [ConversionJobs, ConversionJobsRepository, JobRemovalService, JobDispatcher, JobEndSignals, ResultStore],
-  exports: [ConversionJobs, ConversionJobsRepository, JobRemovalService, JobDispatcher, JobEndSignals],
+  exports: [ConversionJobs, ConversionJobsRepository, JobRemovalService, JobDispatcher, JobEndSignals, WebhookRecordsModule],
 })
 export class ConversionJobsModule {}

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, LessThanOrEqual, type Repository } from 'typeorm';
 import { ConversionJob, type ConversionJobStatus } from './conversion-job.entity.js';
 import { JobTombstone } from './job-tombstone.entity.js';
+import { WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
 
 /** What is decided about a new job when it is asked for; everything else starts the same for every job. */
 export type NewJob = Pick<
@@ -25,6 +26,8 @@ export type NewJob = Pick<
   status: Extract<ConversionJobStatus, 'awaiting_payment' | 'queued'>;
   /** The plans, cheapest first: the first is the job's plan, the rest its fallbacks. */
   plans: ConversionJob['fallbackPlans'];
+  /** Where the job's end is announced, and the address the request reached the service at. */
+  webhook?: { url: string; serviceUrl: string };
 };
 
 /**
@@ -39,24 +42,28 @@ export class ConversionJobsRepository {
     @InjectRepository(JobTombstone) private readonly tombstones: Repository<JobTombstone>,
   ) {}
 
-  /** The one place a job record is written. */
-  create({ plans, ...job }: NewJob): Promise<ConversionJob> {
+  /** The one place a job record is written; its webhook with it, in one transaction. */
+  create({ plans, webhook, ...job }: NewJob): Promise<ConversionJob> {
     const [plan, ...fallbackPlans] = plans;
-    return this.jobs.save(
-      this.jobs.create({
-        ...job,
-        plan: plan!,
-        fallbackPlans,
-        engineClass: plan!.engineClass,
-        progressPercent: 0,
-        resultSizeBytes: null,
-        resultCount: null,
-        resultManifest: null,
-        failureType: null,
-        failureMessage: null,
-        finishedAt: null,
-      }),
-    );
+    const record = this.jobs.create({
+      ...job,
+      plan: plan!,
+      fallbackPlans,
+      engineClass: plan!.engineClass,
+      progressPercent: 0,
+      resultSizeBytes: null,
+      resultCount: null,
+      resultManifest: null,
+      failureType: null,
+      failureMessage: null,
+      finishedAt: null,
+    });
+    if (!webhook) return this.jobs.save(record);
+    return this.jobs.manager.transaction(async (manager) => {
+      const saved = await manager.save(record);
+      await manager.insert(WebhookDelivery, { jobId: saved.id, url: webhook.url, serviceUrl: webhook.serviceUrl });
+      return saved;
+    });
   }
 
   find(id: string): Promise<ConversionJob | null> {

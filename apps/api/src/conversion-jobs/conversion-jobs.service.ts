@@ -18,6 +18,8 @@ import { JobRemovalService } from './job-removal.service.js';
 import { jobInputKey } from './job-storage-keys.js';
 import { type ResultFile, resultFiles } from './result-files.js';
 import { type OpenedResult, ResultStore } from './result-store.js';
+import type { WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
+import { WebhookDeliveries } from '../webhooks/webhook-deliveries.repository.js';
 
 /** Where a new job's input goes before the job exists, so its bytes never have to move. */
 export interface InputSlot {
@@ -67,6 +69,16 @@ export interface StartConversion {
   charge?: (jobId: string) => Promise<JobCharge>;
   /** Where the job's end is announced by a signed event (docs/webhooks.md); checked by the API with checkedCallerUrl. */
   webhookUrl?: string;
+  /**
+   * The address the request reached the service at (PUBLIC_BASE_URL, else its Host): the event's links and the
+   * did:web key that signs it name it. Needed with `webhookUrl`.
+   */
+  serviceUrl?: string;
+  /**
+   * The request's parameters, when the API compares requests before it has the input (a source URL is fetched after
+   * the charge is taken): what `repeatedJob` was asked with. By default the target, the input and the options.
+   */
+  fingerprint?: string;
 }
 
 export interface StartedConversion {
@@ -92,6 +104,7 @@ export class ConversionJobs {
     private readonly ends: JobEndSignals,
     private readonly removal: JobRemovalService,
     private readonly results: ResultStore,
+    private readonly webhooks: WebhookDeliveries,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
   ) {}
 
@@ -104,7 +117,8 @@ export class ConversionJobs {
   async start(request: StartConversion): Promise<StartedConversion> {
     // 1. Everything that can be checked before a charge: a request that cannot succeed is refused, charging nothing.
     const { plans, options, source } = await this.plan(request);
-    const fingerprint = fingerprintOf(request, options);
+    const webhook = request.webhookUrl ? { url: request.webhookUrl, serviceUrl: this.serviceUrlOf(request) } : undefined;
+    const fingerprint = request.fingerprint ?? fingerprintOf(request, options);
     const dedupeKey = request.dedupe && ('clientKey' in request.dedupe ? request.dedupe.clientKey : JSON.stringify([request.dedupe.sameRequest, request.target, canonicalOptions(options)]));
     // 2. A repeated request gets its job again, free (and handed to the queue if it still waits).
     if (dedupeKey) {
@@ -134,6 +148,7 @@ export class ConversionJobs {
         dedupeKey: dedupeKey ?? null,
         requestFingerprint: fingerprint,
         expiresAt: new Date(Date.now() + request.retentionMs),
+        ...(webhook ? { webhook } : {}),
       };
       let job: ConversionJob;
       try {
@@ -171,8 +186,22 @@ export class ConversionJobs {
     }
   }
 
+  /**
+   * The job an earlier request with this Idempotency-Key (or payment identifier) started, found before anything is
+   * charged or fetched: for an API whose input arrives only after the charge (a source URL), by its own `fingerprint`.
+   * Refused as `start` refuses a key reused with other parameters or still being settled.
+   */
+  repeatedJob(origin: ConversionJobOrigin, dedupe: { clientKey: string }, fingerprint: string): Promise<ConversionJob | null> {
+    return this.existingFor({ origin, dedupe }, dedupe.clientKey, fingerprint);
+  }
+
   find(id: string): Promise<ConversionJob | null> {
     return this.jobs.find(id);
+  }
+
+  /** The job's webhook and how its delivery went; null when the job has none. */
+  webhookOf(id: string): Promise<WebhookDelivery | null> {
+    return this.webhooks.find(id);
   }
 
   /** How a job that is no longer there went: deleted, expired, or never known (null). */
@@ -251,7 +280,7 @@ export class ConversionJobs {
    * when it failed and the request is one that tries again (it is removed first). Refused when the key came with other
    * parameters or its job's charge is still settling.
    */
-  private async existingFor(request: StartConversion, dedupeKey: string, fingerprint: string): Promise<ConversionJob | null> {
+  private async existingFor(request: Pick<StartConversion, 'origin' | 'dedupe'>, dedupeKey: string, fingerprint: string): Promise<ConversionJob | null> {
     const job = await this.jobs.findByDedupeKey(request.origin, dedupeKey);
     if (!job) return null;
     if (job.requestFingerprint !== fingerprint) {
@@ -264,6 +293,12 @@ export class ConversionJobs {
     }
     if (job.status === 'queued') await this.dispatcher.dispatch(job);
     return job;
+  }
+
+  private serviceUrlOf(request: StartConversion): string {
+    const serviceUrl = request.serviceUrl ?? this.config.publicBaseUrl;
+    if (!serviceUrl) throw new Error('A job with a webhook needs the address the request reached the service at (serviceUrl).');
+    return serviceUrl;
   }
 
   /** Test-only fault injection (refused with live payments): a window to kill the process between settlement and enqueue. */
@@ -279,7 +314,8 @@ export class ConversionJobs {
 function fingerprintOf(request: StartConversion, options: ConversionOptions): string {
   const { input } = request;
   return createHash('sha256')
-    .update(JSON.stringify([request.target, input.filename, input.createdAt.toISOString(), input.sizeBytes, input.sha256, canonicalOptions(options)]))
+    // The webhook is a parameter too (a key reused with another one is refused); absent, the fingerprint is what it always was.
+    .update(JSON.stringify([request.target, input.filename, input.createdAt.toISOString(), input.sizeBytes, input.sha256, canonicalOptions(options), ...(request.webhookUrl ? [request.webhookUrl] : [])]))
     .digest('hex');
 }
 

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { fileNameField } from '../http-kit/file-name.js';
 import { apiSchema } from '../http-kit/api-schema-registry.js';
+import { MAX_UPLOAD_BYTES } from '../config/upload-limit.js';
+import { RequestValidationError, validated } from '../errors/request-validation.error.js';
+import { sourceUrlField } from '../source-urls/source-url.field.js';
 
 export const HEADER_SAMPLE_BYTES = 200;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-export const DetectFileTypeRequestSchema = apiSchema(
-  'DetectFileTypeRequest',
+export const DetectFileTypeFromSampleSchema = apiSchema(
+  'DetectFileTypeFromSample',
   z
     .object({
       filename: fileNameField().describe('Original file name; the extension may be missing or wrong. No control characters.'),
@@ -25,7 +28,37 @@ export const DetectFileTypeRequestSchema = apiSchema(
       path: ['header_first_200_bytes_base64'],
       message: 'decodes to more bytes than size_bytes',
     }),
+  'The file described by its name, size and first bytes: nothing is fetched.',
 );
+
+/** The fields of a described file, which a request naming source_url must not send as well. */
+const SAMPLE_ONLY_FIELDS = ['size_bytes', 'header_first_200_bytes_base64', 'created_at'] as const;
+
+export const DetectFileTypeFromUrlSchema = apiSchema(
+  'DetectFileTypeFromUrl',
+  z
+    .object({
+      source_url: sourceUrlField(`${MAX_UPLOAD_BYTES / 1024 / 1024} MB (what convert-file takes)`),
+      filename: fileNameField()
+        .optional()
+        .describe("A name for the file, a detection hint; by default the response's Content-Disposition filename, else the URL's last path segment."),
+    }),
+  'The file at a URL: after the payment is verified the service fetches it (its first bytes and its size), then detects, then settles.',
+);
+
+export const DetectFileTypeRequestSchema = apiSchema(
+  'DetectFileTypeRequest',
+  z.union([DetectFileTypeFromSampleSchema, DetectFileTypeFromUrlSchema]),
+  'Either the file described (name, size, first 200 bytes), or its source_url for the service to fetch. The price is the same.',
+);
+
+/** The body a request sent, checked against its own shape: one naming source_url is the URL's, so errors name its fields. */
+export function parseDetectFileTypeRequest(body: unknown): DetectFileTypeRequest {
+  if (body === null || typeof body !== 'object' || !('source_url' in body)) return validated(DetectFileTypeFromSampleSchema, body);
+  const both = SAMPLE_ONLY_FIELDS.filter((field) => field in body);
+  if (both.length > 0) throw new RequestValidationError(both.map((field) => ({ field, message: "send either source_url or the file's size and first bytes, not both" })));
+  return validated(DetectFileTypeFromUrlSchema, body);
+}
 
 export const DetectedFormatSchema = apiSchema(
   'DetectedFormat',
@@ -71,6 +104,8 @@ export const DetectFileTypeResponseSchema = apiSchema(
 );
 
 export type DetectFileTypeRequest = z.infer<typeof DetectFileTypeRequestSchema>;
+export type DetectFileTypeFromSample = z.infer<typeof DetectFileTypeFromSampleSchema>;
+export type DetectFileTypeFromUrl = z.infer<typeof DetectFileTypeFromUrlSchema>;
 export type DetectFileTypeResponse = z.infer<typeof DetectFileTypeResponseSchema>;
 export type AlternativeFormat = z.infer<typeof AlternativeFormatSchema>;
 

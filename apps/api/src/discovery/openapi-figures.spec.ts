@@ -11,7 +11,7 @@ function config(env: Record<string, string> = {}) {
 
 describe('openApiFigures: the configured figures the OpenAPI text names', () => {
   it('writes the defaults as the text has always said them', () => {
-    expect(openApiFigures(config())).toEqual({ resultPrices: '0.02 or 0.04 USDC', keyMaxUpload: '40 MB', anonymousMaxUpload: '5 MB', convertWaitSeconds: '120' });
+    expect(openApiFigures(config())).toEqual({ resultPrices: '0.02 or 0.04 USDC', keyMaxUpload: '40 MB', anonymousMaxUpload: '5 MB', convertWaitSeconds: '120', sourceUrlTimeLimits: '60 s in all, and 15 s without data' });
   });
 
   it('follows the configuration', () => {
@@ -23,7 +23,7 @@ describe('openApiFigures: the configured figures the OpenAPI text names', () => 
 });
 
 describe('fillConfiguredFigures', () => {
-  const figures = { resultPrices: '0.05 or 0.07 USDC', keyMaxUpload: '30 MB', anonymousMaxUpload: '3 MB', convertWaitSeconds: '90' };
+  const figures = { resultPrices: '0.05 or 0.07 USDC', keyMaxUpload: '30 MB', anonymousMaxUpload: '3 MB', convertWaitSeconds: '90', sourceUrlTimeLimits: '60 s in all, and 15 s without data' };
 
   it('fills every placeholder in every string of a document, leaving the rest as it was', () => {
     const document = { paths: { '/a/{id}': { get: { summary: `Buy (${CONFIGURED.resultPrices}).`, tags: [`${CONFIGURED.anonymousMaxUpload} or ${CONFIGURED.keyMaxUpload}`], deprecated: false, minimum: 1 } } } };

@@ -5,13 +5,14 @@ import { formatUsdcShort, resultTiers } from '../payments/pricing.js';
 const MIB = 1024 * 1024;
 
 /** Pure: the configured figures the OpenAPI text names (see CONFIGURED), as prose writes them. */
-export function openApiFigures(config: Pick<AppConfig, 'prices' | 'keyApi'>): Record<ConfiguredFigure, string> {
+export function openApiFigures(config: Pick<AppConfig, 'prices' | 'keyApi' | 'outbound'>): Record<ConfiguredFigure, string> {
   const resultAmounts = new Set(resultTiers(config.prices).map((tier) => formatUsdcShort(tier.atomic)));
   return {
     resultPrices: `${[...resultAmounts].join(' or ')} USDC`,
     keyMaxUpload: describeSize(config.keyApi.keyDefaults.maxUploadBytes),
     anonymousMaxUpload: describeSize(config.keyApi.anonymous.maxUploadBytes),
     convertWaitSeconds: String(config.keyApi.convertWaitSeconds),
+    sourceUrlTimeLimits: `${config.outbound.sourceUrl.timeoutMs / 1000} s in all, and ${config.outbound.sourceUrl.idleTimeoutMs / 1000} s without data`,
   };
 }
 

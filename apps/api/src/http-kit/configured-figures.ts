@@ -13,6 +13,8 @@ export const CONFIGURED = {
   anonymousMaxUpload: '{{anonymousMaxUpload}}',
   /** How long the key API's convert waits for the job, in seconds. */
   convertWaitSeconds: '{{convertWaitSeconds}}',
+  /** A source URL's time limits, e.g. "60 s in all, and 15 s without data". */
+  sourceUrlTimeLimits: '{{sourceUrlTimeLimits}}',
 } as const;
 
 export type ConfiguredFigure = keyof typeof CONFIGURED;

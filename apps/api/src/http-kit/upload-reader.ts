@@ -25,7 +25,7 @@ export class UploadReader {
   constructor(@Inject(FILE_STORAGE) private readonly storage: FileStorage) {}
 
   async read(request: FastifyRequest, { storageKey, fileField = 'file', maxBytes = MAX_UPLOAD_BYTES }: UploadOptions): Promise<Upload> {
-    if (!request.isMultipart()) throw new UploadError(UploadErrorCode.NotMultipart, 'Send the request as multipart/form-data.');
+    if (!request.isMultipart()) throw new UploadError(UploadErrorCode.NotMultipart, 'Send the file as multipart/form-data, or name it by source_url in an application/json body.');
     const upload: Upload = { fields: {} };
     try {
       for await (const part of request.parts()) {

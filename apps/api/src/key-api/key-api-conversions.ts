@@ -5,6 +5,7 @@ import { APP_CONFIG } from '../config/app-config.token.js';
 import type { ConversionJob } from '../conversion-jobs/conversion-job.entity.js';
 import { ConversionJobs } from '../conversion-jobs/conversion-jobs.service.js';
 import { ConversionStartError, ConversionStartErrorCode } from '../conversion-jobs/conversion-start.error.js';
+import { checkedCallerUrl } from '../outbound/caller-url.js';
 import type { KeyApiCaller } from './key-api-caller.js';
 import type { KeyApiConversion } from './key-api-conversion.entity.js';
 import { KeyApiConversionRecords } from './key-api-conversion-records.js';
@@ -33,8 +34,12 @@ export class KeyApiConversions {
     private readonly records: KeyApiConversionRecords,
   ) {}
 
-  /** Converts and waits for the job to finish; errors in the key API's terms otherwise. */
-  async convert(caller: KeyApiCaller, request: KeyApiConvertRequest, signal: AbortSignal): Promise<KeyApiResult> {
+  /**
+   * Converts and waits for the job to finish; errors in the key API's terms otherwise. `serviceUrl`: the address the
+   * request reached (a webhook's event names the did:web key of it).
+   */
+  async convert(caller: KeyApiCaller, request: KeyApiConvertRequest, signal: AbortSignal, serviceUrl: string): Promise<KeyApiResult> {
+    const webhookUrl = request.webhook_url === undefined ? undefined : checkedCallerUrl('webhook_url', request.webhook_url, this.config.outbound.policy);
     const upload = await this.uploads.findOwned(request.filename, caller.apiKeyId);
     if (!upload) {
       throw new KeyApiRequestError(KeyApiRequestErrorCode.UnknownUpload, `No uploaded file named "${request.filename}". Upload it with POST /api/v1/upload first; uploads expire after 24 hours.`);
@@ -54,6 +59,7 @@ export class KeyApiConversions {
         delivery: 'parts',
         retentionMs: KEY_API_FILE_RETENTION_MS,
         dedupe: { sameRequest: upload.filename },
+        ...(webhookUrl ? { webhookUrl, serviceUrl } : {}),
       })
       .catch((error: unknown) => {
         if (error instanceof ConversionStartError && (error.code === ConversionStartErrorCode.UnreadableInput || error.code === ConversionStartErrorCode.NoConversionPath)) {

@@ -4,12 +4,13 @@ import { ConversionStartErrorCode } from '../conversion-jobs/conversion-start.er
 import { UploadErrorCode } from '../http-kit/upload.error.js';
 import { KeyApiRequestErrorCode } from './key-api-request.error.js';
 import { RateLimitErrorCode } from '../rate-limit/rate-limit.error.js';
+import { SourceUrlErrorCode } from '../source-urls/source-url.error.js';
 import type { PublicError } from '../http-kit/error-body.js';
 import { answersErrorsAs } from '../http-kit/http-exception.filter.js';
 import { toPublicError } from '../http-kit/to-public-error.js';
 
 /** Every domain error code a key API route can meet. */
-type KeyApiDomainCode = RequestValidationErrorCode | UploadErrorCode | ConversionStartErrorCode | KeyApiRequestErrorCode | RateLimitErrorCode;
+type KeyApiDomainCode = RequestValidationErrorCode | UploadErrorCode | ConversionStartErrorCode | KeyApiRequestErrorCode | RateLimitErrorCode | SourceUrlErrorCode;
 
 /**
  * The key API's status of each domain error (docs/api/key-api-guide.md). Decided: a bad field is 400 here, and 422
@@ -42,6 +43,10 @@ const KEY_API_ERRORS: Record<KeyApiDomainCode, number> = {
   [KeyApiRequestErrorCode.MalformedDetectBody]: 400,
   [RateLimitErrorCode.TooManyRequests]: 429,
   [RateLimitErrorCode.DailyQuotaExceeded]: 429,
+  [SourceUrlErrorCode.Refused]: 400,
+  [SourceUrlErrorCode.Failed]: 400,
+  [SourceUrlErrorCode.TooLarge]: 413,
+  [SourceUrlErrorCode.Busy]: 503,
 };
 
 /** What a key API client sees of anything thrown: domain errors by the table, the rest by their generic mapping. */

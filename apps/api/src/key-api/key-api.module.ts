@@ -13,11 +13,13 @@ import { KeyConvertController } from './key-convert.controller.js';
 import { KeyDetectController } from './key-detect.controller.js';
 import { KeyOutputFormatsController } from './key-output-formats.controller.js';
 import { KeyUploadController } from './key-upload.controller.js';
+import { KeyApiUrlUploads } from './key-api-url-uploads.js';
+import { SourceUrlsModule } from '../source-urls/source-urls.module.js';
 
 /** The key-authenticated API (/api/v1 and its /tmp/ downloads) on the shared detection, jobs and storage. */
 @Module({
-  imports: [ApiKeysModule, RateLimitModule, LiveConversionsModule, DetectionModule, ConversionJobsModule, KeyApiRecordsModule],
+  imports: [ApiKeysModule, RateLimitModule, LiveConversionsModule, DetectionModule, ConversionJobsModule, KeyApiRecordsModule, SourceUrlsModule],
   controllers: [KeyUploadController, KeyConvertController, KeyOutputFormatsController, KeyDetectController, KeyApiDownloadController],
-  providers: [KeyApiAccessGuard, KeyApiConversions, UploadReader],
+  providers: [KeyApiAccessGuard, KeyApiConversions, KeyApiUrlUploads, UploadReader],
 })
 export class KeyApiModule {}

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { ConversionOptionsSchema } from '../conversion-requests/conversion-options.schema.js';
 import { apiSchema } from '../http-kit/api-schema-registry.js';
+import { CONFIGURED } from '../http-kit/configured-figures.js';
+import { fileNameField } from '../http-kit/file-name.js';
+import { sourceUrlField } from '../source-urls/source-url.field.js';
+import { WebhookUrlField } from '../webhooks/webhook-url.schema.js';
 
 const extension = (what: string) =>
   z
@@ -15,6 +19,17 @@ export const KeyApiUploadRequestSchema = apiSchema(
   'KeyApiUploadRequest',
   z.object({ file: z.string().meta({ format: 'binary', description: 'The file (binary part).' }) }),
   'multipart/form-data parts of POST /api/v1/upload.',
+);
+
+export const KeyApiUploadFromUrlSchema = apiSchema(
+  'KeyApiUploadFromUrl',
+  z.object({
+    source_url: sourceUrlField(`the caller's upload limit (the key's, ${CONFIGURED.keyMaxUpload} by default; ${CONFIGURED.anonymousMaxUpload} without a key)`),
+    filename: fileNameField()
+      .optional()
+      .describe("The file's name (its extension is kept in Filename); by default the response's Content-Disposition filename, else the URL's last path segment."),
+  }),
+  'application/json body of POST /api/v1/upload: the service fetches the file from source_url instead of receiving it.',
 );
 
 export const KeyApiUploadResponseSchema = apiSchema(
@@ -32,6 +47,7 @@ export const KeyApiConvertRequestSchema = apiSchema(
     ext_in: extension('Source'),
     ext_out: extension('Target'),
     options: ConversionOptionsSchema.optional(),
+    webhook_url: WebhookUrlField,
   }),
 );
 

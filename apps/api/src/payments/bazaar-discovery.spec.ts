@@ -21,8 +21,9 @@ describe('bazaarExtensions: Bazaar discovery metadata of the paid entry points, 
     }
     const detect = bazaarOf(bazaarExtensions(document, DETECT_FILE_TYPE_OPERATION));
     expect(detect.info.input).toMatchObject({ type: 'http', bodyType: 'json' });
-    const body = detect.schema.properties.input.properties.body;
-    expect(body.required).toEqual(expect.arrayContaining(['filename', 'size_bytes', 'header_first_200_bytes_base64']));
+    // Either the file described (name, size, first bytes) or its source_url for the service to fetch.
+    const body = detect.schema.properties.input.properties.body as { anyOf?: Array<{ required?: string[] }> };
+    expect(body.anyOf?.map((shape) => shape.required)).toEqual([expect.arrayContaining(['filename', 'size_bytes', 'header_first_200_bytes_base64']), ['source_url']]);
     expect(Object.keys(detect.schema.properties.output!.properties.example.properties!)).toEqual(expect.arrayContaining(['detected_format', 'convertible_to']));
 
     const create = bazaarOf(bazaarExtensions(document, CREATE_JOB_OPERATION));

@@ -10,6 +10,8 @@ export enum QueueName {
   Documents = 'conversion-documents',
   Media = 'conversion-media',
   Images = 'conversion-images',
+  /** The events announcing a job's end to its webhook_url, each retried with backoff (docs/webhooks.md). */
+  Webhooks = 'webhooks',
 }
 
 export enum JobName {
@@ -17,6 +19,7 @@ export enum JobName {
   ConvertDocument = 'conversion.convert-document',
   ConvertMedia = 'conversion.convert-media',
   ConvertImage = 'conversion.convert-image',
+  DeliverWebhook = 'webhooks.deliver',
 }
 
 export interface JobPayloads {
@@ -24,6 +27,8 @@ export interface JobPayloads {
   [JobName.ConvertDocument]: { jobId: string };
   [JobName.ConvertMedia]: { jobId: string };
   [JobName.ConvertImage]: { jobId: string };
+  /** The conversion job whose end is announced. */
+  [JobName.DeliverWebhook]: { jobId: string };
 }
 
 /**
@@ -40,6 +45,7 @@ export const QUEUE_OF_JOB: Readonly<Record<JobName, QueueName>> = {
   [JobName.ConvertDocument]: QueueName.Documents,
   [JobName.ConvertMedia]: QueueName.Media,
   [JobName.ConvertImage]: QueueName.Images,
+  [JobName.DeliverWebhook]: QueueName.Webhooks,
 };
 
 /** The conversion job of each engine class (one handler serves them all). */

@@ -26,6 +26,14 @@ class ConvertHandler {
   }
 }
 
+@Injectable()
+class WebhookHandler {
+  @OnJob(JobName.DeliverWebhook)
+  async handle() {
+    return { state: 'delivered' };
+  }
+}
+
 async function contextWith(...providers: Array<new (...args: never[]) => unknown>) {
   @Module({ imports: [DiscoveryModule], providers: [JobHandlerRegistry, ...providers] })
   class TestModule {}
@@ -43,11 +51,11 @@ describe('JobHandlerRegistry', () => {
       @OnJob(JobName.PurgeExpired)
       async handle() {}
     }
-    await expect(contextWith(PurgeHandler, SecondPurgeHandler, ConvertHandler)).rejects.toThrow('Two handlers');
+    await expect(contextWith(PurgeHandler, SecondPurgeHandler, ConvertHandler, WebhookHandler)).rejects.toThrow('Two handlers');
   });
 
   it('dispatches a job to its handler', async () => {
-    const context = await contextWith(PurgeHandler, ConvertHandler);
+    const context = await contextWith(PurgeHandler, ConvertHandler, WebhookHandler);
     const registry = context.get(JobHandlerRegistry);
     const result = await registry.run(JobName.PurgeExpired, { reason: 'manual' }, { jobId: '1', attempt: 1, enqueuedAt: Date.now() });
     expect(result).toEqual({ handled: 'manual' });

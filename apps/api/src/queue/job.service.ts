@@ -14,9 +14,10 @@ export class JobService {
     @InjectQueue(QueueName.Documents) documents: Queue,
     @InjectQueue(QueueName.Media) media: Queue,
     @InjectQueue(QueueName.Images) images: Queue,
+    @InjectQueue(QueueName.Webhooks) webhooks: Queue,
     @Inject(DEPLOYMENT) private readonly deployment: Deployment,
   ) {
-    this.queues = { [QueueName.Maintenance]: maintenance, [QueueName.Documents]: documents, [QueueName.Media]: media, [QueueName.Images]: images };
+    this.queues = { [QueueName.Maintenance]: maintenance, [QueueName.Documents]: documents, [QueueName.Media]: media, [QueueName.Images]: images, [QueueName.Webhooks]: webhooks };
   }
 
   /** Adds a job; with a `jobId` option, adding the same id again while BullMQ still holds it changes nothing. */

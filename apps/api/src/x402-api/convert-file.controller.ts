@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Paid, Payment, type RoutePayment } from '@fileshift/x402-nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config.js';
@@ -11,7 +11,13 @@ import { CONFIGURED } from '../http-kit/configured-figures.js';
 import { X402Api } from './x402-errors.js';
 import type { ConversionJob } from '../conversion-jobs/conversion-job.entity.js';
 import { ConversionJobs } from '../conversion-jobs/conversion-jobs.service.js';
-import { type ConversionJobAccepted, ConversionJobAcceptedSchema, CreateConversionJobRequestSchema, DeleteJobResponseSchema } from './convert-file.schemas.js';
+import {
+  type ConversionJobAccepted,
+  ConversionJobAcceptedSchema,
+  CreateConversionJobFromUrlSchema,
+  CreateConversionJobRequestSchema,
+  DeleteJobResponseSchema,
+} from './convert-file.schemas.js';
 import { JOB_ID_PATTERN } from '../conversion-jobs/job-id.js';
 import { JobLookup } from './job-lookup.service.js';
 import { type JobStatusBody, JobStatusSchema } from './job-status.schemas.js';
@@ -21,6 +27,7 @@ import { ResultPurchaseService } from './result-purchase.service.js';
 import { type PurchasedConversionResult, PurchasedConversionResultSchema } from './result.schemas.js';
 import { type Upload, UploadReader } from '../http-kit/upload-reader.js';
 import { PaidConversions } from './paid-conversions.js';
+import { PaidUrlConversions } from './paid-url-conversions.js';
 import { MAX_STATUS_WAIT_SECONDS, statusWait } from './status-wait.js';
 import { clientGoneSignal } from '../http-kit/client-gone.js';
 import { RateLimitError, RateLimitErrorCode } from '../rate-limit/rate-limit.error.js';
@@ -33,6 +40,7 @@ export class ConvertFileController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly jobs: ConversionJobs,
     private readonly conversions: PaidConversions,
+    private readonly urlConversions: PaidUrlConversions,
     private readonly uploads: UploadReader,
     private readonly lookup: JobLookup,
     private readonly results: ResultPurchaseService,
@@ -50,10 +58,20 @@ export class ConvertFileController {
       'A target_format that is unknown, or that the file cannot be converted to, is refused with error.details.valid_targets: the target ids of the ' +
       'format the bytes show (error.details.source_format), or every target id when they show none; aliases such as jpeg or tif are accepted. ' +
       'With the same Idempotency-Key and the same parameters the existing job is returned and no fee is charged again; without an ' +
-      'Idempotency-Key, the identifier of the payment (x402 payment-identifier, per payer) plays its part.',
+      'Idempotency-Key, the identifier of the payment (x402 payment-identifier, per payer) plays its part. ' +
+      'Instead of the upload, an application/json body may name the file by source_url (same price; docs/source-urls.md): the fields and the URL ' +
+      'are checked before the challenge; with the payment verified the file is fetched into the job, and the evidence rule decides before anything ' +
+      'is settled. An unreachable URL, a refused address or redirect, an empty, oversized or unreadable file answers its 4xx ' +
+      '(source_url_refused, source_url_failed, 413, 422) and settles nothing. When this server already fetches as many URLs as it may, the answer ' +
+      'is 503 source_url_busy with Retry-After, before any payment.',
+    requestBody: {
+      required: true,
+      content: {
+        'multipart/form-data': { schema: schemaRef(CreateConversionJobRequestSchema) },
+        'application/json': { schema: schemaRef(CreateConversionJobFromUrlSchema) },
+      },
+    },
   })
-  @ApiConsumes('multipart/form-data')
-  @ApiBody({ schema: schemaRef(CreateConversionJobRequestSchema) as never, required: true })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: '8..128 printable characters; prevents duplicate jobs and fees on retry.' })
   @ApiJsonResponse(202, ConversionJobAcceptedSchema, 'Job accepted; poll status_url. Retry-After suggests when.', POLL_HEADERS)
   @ApiErrors(400, 409, 413, 415, 422, 429, 500, 503)
@@ -63,13 +81,17 @@ export class ConvertFileController {
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Payment() payment: RoutePayment,
   ): Promise<ConversionJobAccepted> {
+    if (!request.isMultipart() && isJson(request)) {
+      const started = await this.urlConversions.start(request.body, idempotencyKey, payment, publicBaseUrl(this.config, request));
+      return this.accepted(started.job, request, reply, started.created ? undefined : 'Existing job for this Idempotency-Key or payment identifier; no new fee was charged.');
+    }
     // The upload goes straight into a new job's input slot; unless a new job takes it, it is removed.
     const slot = this.jobs.inputSlot();
     let upload: Upload | undefined;
     let created = false;
     try {
       upload = await this.uploads.read(request, { storageKey: slot.storageKey });
-      const started = await this.conversions.start(slot, upload, idempotencyKey, payment);
+      const started = await this.conversions.start(slot, upload, idempotencyKey, payment, publicBaseUrl(this.config, request));
       created = started.created;
       return this.accepted(started.job, request, reply, created ? undefined : 'Existing job for this Idempotency-Key or payment identifier; no new fee was charged.');
     } finally {
@@ -115,7 +137,7 @@ export class ConvertFileController {
       job = (await this.jobs.waitForEnd(job, asked.seconds * 1000, clientGoneSignal(reply))) ?? (await this.lookup.live(jobId));
     }
     if (asked.preferred) reply.header('Preference-Applied', `wait=${asked.seconds}`);
-    const view = jobStatusView(job, { baseUrl: publicBaseUrl(this.config, request), prices: this.config.prices });
+    const view = jobStatusView(job, { baseUrl: publicBaseUrl(this.config, request), prices: this.config.prices, webhook: await this.jobs.webhookOf(job.id) });
     if ('retry_after_seconds' in view) reply.header('Retry-After', String(view.retry_after_seconds));
     reply.header('Cache-Control', 'no-store');
     return view;
@@ -158,4 +180,9 @@ export class ConvertFileController {
       message: message ?? `Converting ${job.detectedInputFormat} to ${job.targetFormat}.`,
     };
   }
+}
+
+/** A JSON body names the file by its source_url (docs/source-urls.md); anything else is read as an upload. */
+function isJson(request: FastifyRequest): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json\b/i.test(request.headers['content-type'] ?? '');
 }

@@ -1,7 +1,8 @@
 import type { PriceConfig } from '../config/app-config.js';
 import { resultPrice, ZERO_PRICE } from '../payments/pricing.js';
 import type { ConversionJob } from '../conversion-jobs/conversion-job.entity.js';
-import type { JobStatusBody } from './job-status.schemas.js';
+import type { WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
+import type { JobStatusBody, JobWebhook } from './job-status.schemas.js';
 
 /** Poll sooner when a job is about to finish. */
 export function retryAfterSeconds(job: Pick<ConversionJob, 'status' | 'progressPercent'>): number {
@@ -9,8 +10,25 @@ export function retryAfterSeconds(job: Pick<ConversionJob, 'status' | 'progressP
   return job.progressPercent >= 50 ? 1 : 2;
 }
 
-/** Pure: the spec's status shape of a job. */
-export function jobStatusView(job: ConversionJob, args: { baseUrl: string; prices: PriceConfig; network?: string }): JobStatusBody {
+/** Pure: the spec's status shape of a job, with its webhook's delivery when it has one. */
+export function jobStatusView(job: ConversionJob, args: { baseUrl: string; prices: PriceConfig; network?: string; webhook?: WebhookDelivery | null }): JobStatusBody {
+  const view = statusOf(job, args);
+  return args.webhook ? { ...view, webhook: webhookView(args.webhook) } : view;
+}
+
+/** Pure: a webhook's delivery as the status shows it. */
+export function webhookView(delivery: WebhookDelivery): JobWebhook {
+  return {
+    url: delivery.url,
+    state: delivery.state,
+    attempts: delivery.attempts,
+    ...(delivery.lastAttemptAt ? { last_attempt_at: delivery.lastAttemptAt.toISOString() } : {}),
+    ...(delivery.lastStatusCode !== null ? { last_status_code: delivery.lastStatusCode } : {}),
+    ...(delivery.lastError !== null ? { last_error: delivery.lastError } : {}),
+  };
+}
+
+function statusOf(job: ConversionJob, args: { baseUrl: string; prices: PriceConfig; network?: string }): JobStatusBody {
   if (job.status === 'done') {
     return {
       job_id: job.id,

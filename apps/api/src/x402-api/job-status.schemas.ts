@@ -3,6 +3,20 @@ import { z } from 'zod';
 import { apiSchema } from '../http-kit/api-schema-registry.js';
 import { PriceSchema, ResultPriceSchema } from '../payments/price.schemas.js';
 
+export const JobWebhookSchema = apiSchema(
+  'JobWebhook',
+  z.object({
+    url: z.string(),
+    state: z.enum(['pending', 'delivering', 'delivered', 'failed', 'disabled']),
+    attempts: z.number().int().min(0),
+    last_attempt_at: z.string().optional(),
+    last_status_code: z.number().int().optional(),
+    last_error: z.string().optional(),
+  }),
+  "The job's webhook_url and how the delivery of its end's event went (docs/webhooks.md): pending until the job ends and between attempts; " +
+    'delivered on a 2xx; disabled by a 410; failed when the attempts ran out or the answer ruled out another one.',
+);
+
 export const JobProcessingSchema = apiSchema(
   'JobStatusProcessing',
   z.object({
@@ -12,6 +26,7 @@ export const JobProcessingSchema = apiSchema(
     retry_after_seconds: z.number().int().min(1),
     progress_percent: z.number().int().min(0).max(99).optional(),
     message: z.string().optional(),
+    webhook: JobWebhookSchema.optional(),
   }),
 );
 
@@ -29,6 +44,7 @@ export const JobDoneSchema = apiSchema(
     target_format: z.string().optional(),
     price_expires_at: z.string().optional(),
     result_expires_at: z.string().optional(),
+    webhook: JobWebhookSchema.optional(),
   }),
 );
 
@@ -41,9 +57,12 @@ export const JobFailedSchema = apiSchema(
     result_available: z.literal(false),
     charged_amount: PriceSchema.optional(),
     message: z.string().optional(),
+    webhook: JobWebhookSchema.optional(),
   }),
 );
 
 export const JobStatusSchema = apiSchema('JobStatus', z.union([JobProcessingSchema, JobDoneSchema, JobFailedSchema]), 'One of the three status shapes.');
 
 export type JobStatusBody = z.infer<typeof JobStatusSchema>;
+
+export type JobWebhook = z.infer<typeof JobWebhookSchema>;

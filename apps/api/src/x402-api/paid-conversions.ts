@@ -8,13 +8,14 @@ import { ConversionJobs, type Dedupe, type InputSlot, type StartedConversion } f
 import { DetectionService } from '../detection/detection.service.js';
 import { RequestValidationError, validated } from '../errors/request-validation.error.js';
 import type { Upload } from '../http-kit/upload-reader.js';
+import { checkedCallerUrl } from '../outbound/caller-url.js';
 import { CreateConversionJobFieldsSchema, IdempotencyKeySchema } from './convert-file.schemas.js';
 
 /** The dedupe key a payment identifier makes: the space keeps it apart from every Idempotency-Key (printable, no space). */
 export const PAYMENT_IDENTIFIER_KEY_PREFIX = 'payment-identifier ';
 
 /** x402 jobs are kept (details, input and result) this long after creation. */
-const JOB_RETENTION_MS = 24 * 3600 * 1000;
+export const JOB_RETENTION_MS = 24 * 3600 * 1000;
 
 /**
  * POST /api/x402/v1/convert-file in the core's terms: the multipart fields checked, the target resolved, the
@@ -29,10 +30,14 @@ export class PaidConversions {
     private readonly detection: DetectionService,
   ) {}
 
-  /** `upload` is stored in `slot`; when no new job took it (refused, or an existing job was answered) the caller discards it. */
-  async start(slot: InputSlot, upload: Upload, idempotencyKey: string | undefined, payment: RoutePayment): Promise<StartedConversion> {
+  /**
+   * `upload` is stored in `slot`; when no new job took it (refused, or an existing job was answered) the caller discards it.
+   * `serviceUrl`: the address the request reached (its webhook's event links to it and names its did:web key).
+   */
+  async start(slot: InputSlot, upload: Upload, idempotencyKey: string | undefined, payment: RoutePayment, serviceUrl: string): Promise<StartedConversion> {
     const key = validated(IdempotencyKeySchema, idempotencyKey);
     const fields = validated(CreateConversionJobFieldsSchema, upload.fields);
+    const webhookUrl = fields.webhook_url === undefined ? undefined : checkedCallerUrl('webhook_url', fields.webhook_url, this.config.outbound.policy);
     if (!upload.file) throw RequestValidationError.of('file', 'the multipart part "file" is missing');
     if (upload.file.size !== fields.size_bytes) throw RequestValidationError.of('size_bytes', `is ${fields.size_bytes} but ${upload.file.size} bytes arrived`);
     const input = { filename: fields.filename, sizeBytes: upload.file.size, sha256: upload.file.sha256, createdAt: new Date(fields.created_at), head: upload.file.head };
@@ -56,6 +61,7 @@ export class PaidConversions {
       retentionMs: JOB_RETENTION_MS,
       dedupe: dedupeOf(key, payment.identifier),
       charge: (jobId) => payment.collect(this.config.prices.jobAtomic, jobId),
+      ...(webhookUrl ? { webhookUrl, serviceUrl } : {}),
     });
   }
 }
@@ -64,7 +70,7 @@ export class PaidConversions {
  * How a repeated upload finds its job before anything is charged: by its Idempotency-Key, else by its payment's
  * identifier (x402 `payment-identifier`, scoped by payer): the gate cannot compare multipart requests itself.
  */
-function dedupeOf(idempotencyKey: string | undefined, paymentIdentifier: string | undefined): Dedupe | undefined {
+export function dedupeOf(idempotencyKey: string | undefined, paymentIdentifier: string | undefined): (Dedupe & { clientKey: string }) | undefined {
   if (idempotencyKey) return { clientKey: idempotencyKey };
   return paymentIdentifier ? { clientKey: `${PAYMENT_IDENTIFIER_KEY_PREFIX}${paymentIdentifier}` } : undefined;
 }

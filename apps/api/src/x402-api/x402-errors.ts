@@ -5,13 +5,14 @@ import { JobErrorCode } from './job.error.js';
 import { PAYMENT_IDENTIFIER_KEY_PREFIX } from './paid-conversions.js';
 import { UploadErrorCode } from '../http-kit/upload.error.js';
 import { RateLimitErrorCode } from '../rate-limit/rate-limit.error.js';
+import { SourceUrlErrorCode } from '../source-urls/source-url.error.js';
 import { ApiErrorCode } from '../http-kit/api-error.exception.js';
 import type { PublicError } from '../http-kit/error-body.js';
 import { answersErrorsAs } from '../http-kit/http-exception.filter.js';
 import { toPublicError } from '../http-kit/to-public-error.js';
 
 /** Every domain error code an x402 route can meet. */
-type X402DomainCode = RequestValidationErrorCode | UploadErrorCode | ConversionStartErrorCode | JobErrorCode | RateLimitErrorCode;
+type X402DomainCode = RequestValidationErrorCode | UploadErrorCode | ConversionStartErrorCode | JobErrorCode | RateLimitErrorCode | SourceUrlErrorCode;
 
 /** The x402 API's status and public `error.code` of each domain error (spec: x402-api.md, Errors). */
 const X402_ERRORS: Record<X402DomainCode, [status: number, code: string]> = {
@@ -38,6 +39,10 @@ const X402_ERRORS: Record<X402DomainCode, [status: number, code: string]> = {
   [JobErrorCode.ResultMissing]: [410, ApiErrorCode.Gone],
   [RateLimitErrorCode.TooManyRequests]: [429, ApiErrorCode.RateLimited],
   [RateLimitErrorCode.DailyQuotaExceeded]: [429, ApiErrorCode.RateLimited],
+  [SourceUrlErrorCode.Refused]: [422, SourceUrlErrorCode.Refused],
+  [SourceUrlErrorCode.Failed]: [422, SourceUrlErrorCode.Failed],
+  [SourceUrlErrorCode.TooLarge]: [413, ApiErrorCode.PayloadTooLarge],
+  [SourceUrlErrorCode.Busy]: [503, SourceUrlErrorCode.Busy],
 };
 
 /** What an x402 client sees of anything thrown: domain errors by the table, the rest by their generic mapping. */

@@ -10,10 +10,11 @@ export interface ApprovalRule {
 /**
  * Why a whole conversion (job fee, then the result) cannot be paid within the wallet's limits, or
  * null. Checked before the job fee is paid, so a conversion is not started whose result cannot be bought.
+ * Without a size (a file the service fetches from a URL) the result counts at the highest price.
  */
-export function unaffordableConversion(spending: LocalSpending, prices: ServicePrices, sizeBytes: number, approval: ApprovalRule): string | null {
+export function unaffordableConversion(spending: LocalSpending, prices: ServicePrices, sizeBytes: number | undefined, approval: ApprovalRule): string | null {
   const fee = prices.conversionJobFee ?? 0n;
-  const result = resultPriceFor(prices, sizeBytes) ?? 0n;
+  const result = resultPriceFor(prices, sizeBytes ?? Number.POSITIVE_INFINITY) ?? 0n;
   const refuse = (limit: string, why: string) => `Refused before paying anything (${limit}): ${why}. Nothing was signed or paid.`;
   const largest = fee > result ? fee : result;
   if (largest > spending.maxPerPayment) {

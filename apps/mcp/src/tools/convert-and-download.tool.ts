@@ -28,7 +28,8 @@ export function registerConvertAndDownload({ server, context, fileSources, resul
       description:
         'The whole conversion in one call: uploads the file, pays the job fee, waits for the conversion (with progress ' +
         'notifications), pays for the result (priced by the upload size), saves it to the output directory and returns it as an MCP resource ' +
-        '(a resource_link; images and audio up to 1 MB also inline). The file is exactly one of a local path, an https url or content_base64. Everything is paid ' +
+        '(a resource_link; images and audio up to 1 MB also inline). The file is exactly one of a local path, content_base64, or an http(s) url that the Fileshift ' +
+        'service fetches itself (public hosts only; nothing is charged when it cannot; its result is planned at the highest price until its size is known). Everything is paid ' +
         "from the agent wallet within its limits; the service's current prices are in wallet_status. If the job fee plus the result " +
         'price would not fit the limits, nothing is started or paid.',
       inputSchema: {
@@ -51,12 +52,12 @@ export function registerConvertAndDownload({ server, context, fileSources, resul
         if (!target.ok) return toolError(target.message);
         const file = await loadFileInput(input, fileSources);
         const prices = pricesOf(await context.serviceFacts());
-        const refusal = unaffordableConversion(context.spending(), prices, file.bytes.length, { threshold: context.config.approvalThreshold, canAskUser: canAskUser() });
+        const refusal = unaffordableConversion(context.spending(), prices, file.sizeBytes, { threshold: context.config.approvalThreshold, canAskUser: canAskUser() });
         if (refusal) return toolError(refusal);
-        const plan = conversionPlan(prices, { filename: file.filename, sizeBytes: file.bytes.length, targetFormat: input.target_format });
+        const plan = conversionPlan(prices, { filename: file.filename, sizeBytes: file.sizeBytes, targetFormat: input.target_format });
         const paying = await payingClient(plan);
         const progress = new ProgressNotifier(extra);
-        const job = await paying.client.startConversion({ data: file.bytes, filename: file.filename, createdAt: file.createdAt }, { format: target.format, options: input.options }, undefined, extra.signal);
+        const job = await paying.client.startConversion(file.input, { format: target.format, options: input.options }, undefined, extra.signal);
         const feePaid = paying.payments.paidFor(job.receipt);
         started = { jobId: job.job_id, fee: feePaid?.amount ?? null, paidOn: await paidOn(feePaid, context) };
         await progress.report(5, `job ${job.job_id} started`);

@@ -14,6 +14,8 @@ export function describeError(error: unknown, context: FileshiftContext, { canAs
   }
   if (error instanceof RateLimitedError) return `The service is rate limiting: retry after ${error.retryAfter} s.`;
   if (error instanceof PaymentRequiredError) return `The service refused the payment: ${error.message}.`;
+  // A url the service would not or could not fetch, found once the payment was verified: the payment was not settled.
+  if (error instanceof ApiError && /^source_url_/.test(error.code)) return `The service did not get the file from the url, and charged nothing (${error.code}): ${error.message}`;
   // A 422 comes before the payment challenge: say so, so the agent fixes the request instead of worrying about the wallet.
   if (error instanceof ApiError && error.status === 422) return `The service refused the request before any payment, nothing was paid (${error.code}): ${error.message}`;
   if (error instanceof ApiError) return `The service answered ${error.status} ${error.code}: ${error.message}`;

@@ -16,7 +16,8 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
       description:
         'Finds out what a file really is from its first 200 bytes, size and name (the extension may be wrong or missing), ' +
         "and what it can be converted to. Costs a small fixed fee in USDC, paid from the agent wallet (the service's current prices are in wallet_status). " +
-        'Reads only the first 200 bytes of a local file, so any size can be detected. Give exactly one of a local path, an https url, or content_base64 with filename. ' +
+        'Reads only the first 200 bytes of a local file, so any size can be detected. Give exactly one of a local path, an http(s) url, or content_base64 with filename; ' +
+        'a url is fetched by the Fileshift service itself (public hosts only; nothing is charged when it cannot). ' +
         'To retry a call whose answer was lost without paying twice, pass the same payment_id each time.',
       inputSchema: {
         ...fileInputShape,
@@ -46,7 +47,7 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
     },
     async (input) => {
       try {
-        // Only the first 200 bytes and the size are sent: a file of any size can be detected.
+        // Only the first 200 bytes and the size are sent (a file of any size can be detected), or the URL the service fetches.
         const file = await loadFileForDetection(input, fileSources);
         const { client, payments } = await payingClient();
         const paymentId = input.payment_id ?? newPaymentIdentifier();
@@ -68,10 +69,10 @@ export function registerDetectFileType({ server, context, fileSources, payingCli
           payment_id: paymentId,
         };
         const text = format
-          ? `${file.filename} is ${format.description} (${format.format}, confidence ${format.confidence}). ` +
+          ? `${detected.input_filename} is ${format.description} (${format.format}, confidence ${format.confidence}). ` +
             `${detected.convert_file_compatibility.reason} ` +
             `It can be converted to: ${detected.convertible_to.join(', ') || 'nothing on this service'}.`
-          : `The type of ${file.filename} could not be detected.`;
+          : `The type of ${detected.input_filename} could not be detected.`;
         const payment = result.paid_on ? `Paid ${result.paid_usdc} USDC ${describePaidOn(result.paid_on)}.` : 'No settled payment came back (wallet_status shows what was spent).';
         return toolResult(result, `${text} ${payment}`);
       } catch (error) {

@@ -19,8 +19,9 @@ export class McpHarness {
     readonly dir: string,
   ) {}
 
-  static async start(): Promise<McpHarness> {
-    const service = await startLiveService();
+  /** `serviceEnv`: the service's own settings, e.g. OUTBOUND_ALLOW_HOSTS and OUTBOUND_ALLOW_PORTS to let it fetch from a local server. */
+  static async start(serviceEnv: Record<string, string> = {}): Promise<McpHarness> {
+    const service = await startLiveService(serviceEnv);
     const dir = mkdtempSync(join(tmpdir(), 'mcp-test-'));
     writeFileSync(join(dir, 'picture.png'), TINY_PNG);
     return new McpHarness(service, dir);

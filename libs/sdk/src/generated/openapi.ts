@@ -168,7 +168,7 @@ export interface paths {
         put?: never;
         /**
          * Detect the likely real format of a file (paid: x402 exact, fixed price).
-         * @description Validation runs before the payment challenge: an invalid request gets its 4xx and is never asked to pay. Without a payment the answer is 402 with the challenge in the PAYMENT-REQUIRED header and the body. A payment carrying the identifier of an earlier settled payment for the same request (x402 payment-identifier) is answered without charging again; for another request the identifier is refused with 409.
+         * @description Validation runs before the payment challenge: an invalid request gets its 4xx and is never asked to pay. Without a payment the answer is 402 with the challenge in the PAYMENT-REQUIRED header and the body. A payment carrying the identifier of an earlier settled payment for the same request (x402 payment-identifier) is answered without charging again; for another request the identifier is refused with 409. With source_url instead of the file's fields, the URL is checked before the challenge (a URL that can never be fetched is a 422), then, with the payment verified, the file is fetched and detected, and the payment settled only then: an unreachable URL, a refused address or redirect, an empty or oversized file answers its 4xx (source_url_refused, source_url_failed, 413) and settles nothing. When this server already fetches as many URLs as it may, the answer is 503 source_url_busy with Retry-After, before any payment.
          */
         post: operations["detectFileType"];
         delete?: never;
@@ -188,7 +188,7 @@ export interface paths {
         put?: never;
         /**
          * Start a conversion job (paid: job creation fee, non-refundable).
-         * @description The upload is validated (size, size_bytes, target_format, and the evidence rule: the first bytes must show a format an engine here reads, with a conversion path to the target) before the payment challenge: a request that cannot succeed is refused with 422 and never charged. A target_format that is unknown, or that the file cannot be converted to, is refused with error.details.valid_targets: the target ids of the format the bytes show (error.details.source_format), or every target id when they show none; aliases such as jpeg or tif are accepted. With the same Idempotency-Key and the same parameters the existing job is returned and no fee is charged again; without an Idempotency-Key, the identifier of the payment (x402 payment-identifier, per payer) plays its part.
+         * @description The upload is validated (size, size_bytes, target_format, and the evidence rule: the first bytes must show a format an engine here reads, with a conversion path to the target) before the payment challenge: a request that cannot succeed is refused with 422 and never charged. A target_format that is unknown, or that the file cannot be converted to, is refused with error.details.valid_targets: the target ids of the format the bytes show (error.details.source_format), or every target id when they show none; aliases such as jpeg or tif are accepted. With the same Idempotency-Key and the same parameters the existing job is returned and no fee is charged again; without an Idempotency-Key, the identifier of the payment (x402 payment-identifier, per payer) plays its part. Instead of the upload, an application/json body may name the file by source_url (same price; docs/source-urls.md): the fields and the URL are checked before the challenge; with the payment verified the file is fetched into the job, and the evidence rule decides before anything is settled. An unreachable URL, a refused address or redirect, an empty, oversized or unreadable file answers its 4xx (source_url_refused, source_url_failed, 413, 422) and settles nothing. When this server already fetches as many URLs as it may, the answer is 503 source_url_busy with Retry-After, before any payment.
          */
         post: operations["createConversionJob"];
         delete?: never;
@@ -282,7 +282,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file; answers the server-side Filename to convert it with.
-         * @description Streams the multipart part "file" to storage. Size limit: the key's (40 MB by default; 5 MB without a key). The upload expires after 24 hours.
+         * @description Streams the multipart part "file" to storage. Size limit: the key's (40 MB by default; 5 MB without a key). The upload expires after 24 hours. Instead, an application/json body may name the file by source_url (docs/source-urls.md): the service fetches it through its outbound guard, under the same limit; a refused URL or address, an unreachable server, an error status or an empty file is a 400 whose Message says why, a file over the limit a 413.
          */
         post: operations["keyUpload"];
         delete?: never;
@@ -302,7 +302,7 @@ export interface paths {
         put?: never;
         /**
          * Convert an uploaded file and wait for it (up to 120 s, KEY_API_CONVERT_WAIT_SECONDS).
-         * @description Runs on the shared queue and workers. Optional options (dpi, pages, pdfa, quality…) are checked against the conversion (400 naming the allowed ones). A conversion writing one file per page (pdf → png) answers one URL per page, in page order. The same filename, ext_out and options again returns the same result (or waits for the same running conversion after a 504). When the bytes show another format than ext_in, the conversion starts from what the bytes are if that format converts to ext_out, and fails with 400 otherwise. Errors: 404 unknown or expired filename, 400 unknown extension, invalid field or unsupported pair, 422 conversion failed, 504 not finished in time.
+         * @description Runs on the shared queue and workers. Optional options (dpi, pages, pdfa, quality…) are checked against the conversion (400 naming the allowed ones). A conversion writing one file per page (pdf → png) answers one URL per page, in page order. The same filename, ext_out and options again returns the same result (or waits for the same running conversion after a 504). When the bytes show another format than ext_in, the conversion starts from what the bytes are if that format converts to ext_out, and fails with 400 otherwise. Errors: 404 unknown or expired filename, 400 unknown extension, invalid field or unsupported pair, 422 conversion failed, 504 not finished in time. With webhook_url the service also POSTs a signed event there when the job ends (docs/webhooks.md): the notification of a conversion that outlasts the wait.
          */
         post: operations["keyConvert"];
         delete?: never;
@@ -406,7 +406,7 @@ export interface components {
             Status: "Error";
             Message: string;
         };
-        DetectFileTypeRequest: {
+        DetectFileTypeFromSample: {
             /** @description Original file name; the extension may be missing or wrong. No control characters. */
             filename: string;
             /**
@@ -419,6 +419,13 @@ export interface components {
             /** @description Base64 of the first 200 bytes of the file; all bytes if the file is shorter. */
             header_first_200_bytes_base64: string;
         };
+        DetectFileTypeFromUrl: {
+            /** @description The file's http or https URL (at most 2048 characters), fetched by this service instead of an upload: no credentials in it, port 80 or 443, a public address (redirects followed up to 5, each checked the same). The file: at most 40 MB (what convert-file takes), decoded; fetched within 60 s in all, and 15 s without data. A refused URL or address answers source_url_refused, a failed fetch source_url_failed (error.details.reason says why; error.details.status carries an error status the server answered), a file over the limit 413; nothing is charged for any of them. */
+            source_url: string;
+            /** @description A name for the file, a detection hint; by default the response's Content-Disposition filename, else the URL's last path segment. */
+            filename?: string;
+        };
+        DetectFileTypeRequest: components["schemas"]["DetectFileTypeFromSample"] | components["schemas"]["DetectFileTypeFromUrl"];
         DetectedFormat: {
             /** @description Lowercase canonical format identifier, e.g. png, docx, mp4. */
             format: string;
@@ -534,118 +541,6 @@ export interface components {
                 off: number;
             };
         };
-        CreateConversionJobRequest: {
-            /**
-             * Format: binary
-             * @description The file, sent as application/octet-stream (binary part).
-             */
-            file: Blob;
-            /** @description Output format without a dot, e.g. webp, mp3. */
-            target_format: string;
-            /** @description Original file name: a hint for detection. No control characters. */
-            filename: string;
-            /** @description File creation time, RFC 3339: a detection hint. */
-            created_at: string;
-            /** @description Must equal the bytes uploaded. */
-            size_bytes: number;
-            /** @description Optional: a JSON object of ConversionOptions, e.g. {"quality": 80, "width": 800}. Options that do not apply to this conversion are refused with 422 before any payment. */
-            options?: string;
-        };
-        ConversionJobAccepted: {
-            job_id: string;
-            /** @constant */
-            status: "processing";
-            /** Format: uri */
-            status_url: string;
-            retry_after_seconds: number;
-            message?: string;
-        };
-        DeleteJobResponse: {
-            success: boolean;
-            message: string;
-        };
-        Price: {
-            amount: string;
-            /** @constant */
-            currency: "USDC";
-            atomic_units: string;
-            /** @constant */
-            decimals: 6;
-            network?: string;
-        };
-        ResultPrice: {
-            amount: string;
-            /** @constant */
-            currency: "USDC";
-            atomic_units: string;
-            /** @constant */
-            decimals: 6;
-            network?: string;
-            /** @enum {string} */
-            pricing_rule: "file_size_lte_10mb" | "file_size_gt_10mb_lte_40mb";
-        };
-        JobStatusProcessing: {
-            job_id: string;
-            /** @enum {string} */
-            status: "queued" | "processing";
-            /** @constant */
-            result_available: false;
-            retry_after_seconds: number;
-            progress_percent?: number;
-            message?: string;
-        };
-        JobStatusDone: {
-            job_id: string;
-            /** @constant */
-            status: "done";
-            input_file_size_bytes: number;
-            /** @constant */
-            result_available: true;
-            /** @constant */
-            result_requires_payment: true;
-            price_for_result: components["schemas"]["ResultPrice"];
-            /** Format: uri */
-            result_url: string;
-            detected_input_format?: string;
-            target_format?: string;
-            price_expires_at?: string;
-            result_expires_at?: string;
-        };
-        JobStatusFailed: {
-            job_id: string;
-            /** @constant */
-            status: "failed";
-            /** @enum {string} */
-            failure_type: "unsupported_or_corrupt_input" | "unsupported_output_format" | "file_too_large" | "security_rejected" | "provider_error" | "timeout" | "unknown";
-            /** @constant */
-            result_available: false;
-            charged_amount?: components["schemas"]["Price"];
-            message?: string;
-        };
-        JobStatus: components["schemas"]["JobStatusProcessing"] | components["schemas"]["JobStatusDone"] | components["schemas"]["JobStatusFailed"];
-        PaymentReceipt: {
-            /** @constant */
-            protocol: "x402";
-            /** @constant */
-            scheme: "exact";
-            network: string;
-            amount: components["schemas"]["Price"];
-            tx_hash?: string;
-            settled_at?: string;
-        };
-        PurchasedConversionResult: {
-            job_id: string;
-            /** @constant */
-            status: "paid";
-            /** Format: uri */
-            download_url: string;
-            filename: string;
-            mime_type: string;
-            result_size_bytes: number;
-            payment?: components["schemas"]["PaymentReceipt"];
-            /** @description What was delivered for the payment, signed by the service: a compact JWS (EdDSA) whose kid names the key in /.well-known/did.json. Its payload binds the job, the input's and the output's SHA-256 and size, the engines and their versions, and the payment with its transaction. The same for every download of the result. */
-            delivery_record?: string;
-        };
         ConversionOptions: {
             /** @description Lossy image quality, 1..100. */
             quality?: number;
@@ -692,12 +587,155 @@ export interface components {
             /** @description Languages OCR reads, most used first, as ISO 639 or tesseract codes, e.g. ["de"] or ["ja", "en"] (default: by the script found on the page; English for Latin). */
             languages?: ("en" | "eng" | "de" | "deu" | "ger" | "fr" | "fra" | "fre" | "es" | "spa" | "it" | "ita" | "pt" | "por" | "nl" | "nld" | "dut" | "ru" | "rus" | "ar" | "ara" | "he" | "heb" | "hi" | "hin" | "zh" | "zh-hans" | "zh-cn" | "chi_sim" | "zh-hant" | "zh-tw" | "chi_tra" | "ja" | "jpn" | "ko" | "kor")[];
         };
+        CreateConversionJobRequest: {
+            /**
+             * Format: binary
+             * @description The file, sent as application/octet-stream (binary part).
+             */
+            file: Blob;
+            /** @description Output format without a dot, e.g. webp, mp3. */
+            target_format: string;
+            /** @description Original file name: a hint for detection. No control characters. */
+            filename: string;
+            /** @description File creation time, RFC 3339: a detection hint. */
+            created_at: string;
+            /** @description Must equal the bytes uploaded. */
+            size_bytes: number;
+            /** @description Optional: a JSON object of ConversionOptions, e.g. {"quality": 80, "width": 800}. Options that do not apply to this conversion are refused with 422 before any payment. */
+            options?: string;
+            /** @description Optional: an http(s) URL the service POSTs a signed event to when the job ends (done or failed), retried with backoff on 5xx or no answer; see docs/webhooks.md. It must reach a public address (private, loopback and link-local addresses are refused with 422 before any charge); redirects are not followed. */
+            webhook_url?: string;
+        };
+        CreateConversionJobFromUrl: {
+            /** @description The file's http or https URL (at most 2048 characters), fetched by this service instead of an upload: no credentials in it, port 80 or 443, a public address (redirects followed up to 5, each checked the same). The file: at most 40 MB, as an upload, decoded; fetched within 60 s in all, and 15 s without data. A refused URL or address answers source_url_refused, a failed fetch source_url_failed (error.details.reason says why; error.details.status carries an error status the server answered), a file over the limit 413; nothing is charged for any of them. */
+            source_url: string;
+            /** @description Output format without a dot, e.g. webp, mp3. */
+            target_format: string;
+            /** @description A name for the file, a detection hint and the result's base name; by default the response's Content-Disposition filename, else the URL's last path segment. */
+            filename?: string;
+            options?: components["schemas"]["ConversionOptions"];
+            /** @description Optional: an http(s) URL the service POSTs a signed event to when the job ends (done or failed), retried with backoff on 5xx or no answer; see docs/webhooks.md. It must reach a public address (private, loopback and link-local addresses are refused with 422 before any charge); redirects are not followed. */
+            webhook_url?: string;
+        };
+        ConversionJobAccepted: {
+            job_id: string;
+            /** @constant */
+            status: "processing";
+            /** Format: uri */
+            status_url: string;
+            retry_after_seconds: number;
+            message?: string;
+        };
+        DeleteJobResponse: {
+            success: boolean;
+            message: string;
+        };
+        Price: {
+            amount: string;
+            /** @constant */
+            currency: "USDC";
+            atomic_units: string;
+            /** @constant */
+            decimals: 6;
+            network?: string;
+        };
+        ResultPrice: {
+            amount: string;
+            /** @constant */
+            currency: "USDC";
+            atomic_units: string;
+            /** @constant */
+            decimals: 6;
+            network?: string;
+            /** @enum {string} */
+            pricing_rule: "file_size_lte_10mb" | "file_size_gt_10mb_lte_40mb";
+        };
+        JobWebhook: {
+            url: string;
+            /** @enum {string} */
+            state: "pending" | "delivering" | "delivered" | "failed" | "disabled";
+            attempts: number;
+            last_attempt_at?: string;
+            last_status_code?: number;
+            last_error?: string;
+        };
+        JobStatusProcessing: {
+            job_id: string;
+            /** @enum {string} */
+            status: "queued" | "processing";
+            /** @constant */
+            result_available: false;
+            retry_after_seconds: number;
+            progress_percent?: number;
+            message?: string;
+            webhook?: components["schemas"]["JobWebhook"];
+        };
+        JobStatusDone: {
+            job_id: string;
+            /** @constant */
+            status: "done";
+            input_file_size_bytes: number;
+            /** @constant */
+            result_available: true;
+            /** @constant */
+            result_requires_payment: true;
+            price_for_result: components["schemas"]["ResultPrice"];
+            /** Format: uri */
+            result_url: string;
+            detected_input_format?: string;
+            target_format?: string;
+            price_expires_at?: string;
+            result_expires_at?: string;
+            webhook?: components["schemas"]["JobWebhook"];
+        };
+        JobStatusFailed: {
+            job_id: string;
+            /** @constant */
+            status: "failed";
+            /** @enum {string} */
+            failure_type: "unsupported_or_corrupt_input" | "unsupported_output_format" | "file_too_large" | "security_rejected" | "provider_error" | "timeout" | "unknown";
+            /** @constant */
+            result_available: false;
+            charged_amount?: components["schemas"]["Price"];
+            message?: string;
+            webhook?: components["schemas"]["JobWebhook"];
+        };
+        JobStatus: components["schemas"]["JobStatusProcessing"] | components["schemas"]["JobStatusDone"] | components["schemas"]["JobStatusFailed"];
+        PaymentReceipt: {
+            /** @constant */
+            protocol: "x402";
+            /** @constant */
+            scheme: "exact";
+            network: string;
+            amount: components["schemas"]["Price"];
+            tx_hash?: string;
+            settled_at?: string;
+        };
+        PurchasedConversionResult: {
+            job_id: string;
+            /** @constant */
+            status: "paid";
+            /** Format: uri */
+            download_url: string;
+            filename: string;
+            mime_type: string;
+            result_size_bytes: number;
+            payment?: components["schemas"]["PaymentReceipt"];
+            /** @description What was delivered for the payment, signed by the service: a compact JWS (EdDSA) whose kid names the key in /.well-known/did.json. Its payload binds the job, the input's and the output's SHA-256 and size, the engines and their versions, and the payment with its transaction. The same for every download of the result. */
+            delivery_record?: string;
+        };
         KeyApiUploadRequest: {
             /**
              * Format: binary
              * @description The file (binary part).
              */
             file: Blob;
+        };
+        KeyApiUploadFromUrl: {
+            /** @description The file's http or https URL (at most 2048 characters), fetched by this service instead of an upload: no credentials in it, port 80 or 443, a public address (redirects followed up to 5, each checked the same). The file: at most the caller's upload limit (the key's, 40 MB by default; 5 MB without a key), decoded; fetched within 60 s in all, and 15 s without data. A refused URL or address answers source_url_refused, a failed fetch source_url_failed (error.details.reason says why; error.details.status carries an error status the server answered), a file over the limit 413; nothing is charged for any of them. */
+            source_url: string;
+            /** @description The file's name (its extension is kept in Filename); by default the response's Content-Disposition filename, else the URL's last path segment. */
+            filename?: string;
         };
         KeyApiUploadResponse: {
             /** @constant */
@@ -713,6 +751,8 @@ export interface components {
             /** @description Target extension, without a dot, e.g. png. */
             ext_out: string;
             options?: components["schemas"]["ConversionOptions"];
+            /** @description Optional: an http(s) URL the service POSTs a signed event to when the job ends (done or failed), retried with backoff on 5xx or no answer; see docs/webhooks.md. It must reach a public address (private, loopback and link-local addresses are refused with 422 before any charge); redirects are not followed. */
+            webhook_url?: string;
         };
         KeyApiConvertResponse: {
             /** @constant */
@@ -1045,6 +1085,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Payload too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation failed; error.details.fields lists each failing field. */
             422: {
                 headers: {
@@ -1104,6 +1153,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": components["schemas"]["CreateConversionJobRequest"];
+                "application/json": components["schemas"]["CreateConversionJobFromUrl"];
             };
         };
         responses: {
@@ -1523,6 +1573,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": components["schemas"]["KeyApiUploadRequest"];
+                "application/json": components["schemas"]["KeyApiUploadFromUrl"];
             };
         };
         responses: {
@@ -1603,6 +1654,17 @@ export interface operations {
             /** @description Internal error. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyApiError"];
+                };
+            };
+            /** @description This server already fetches as many source URLs as it may at once; retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

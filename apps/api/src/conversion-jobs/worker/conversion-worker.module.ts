@@ -5,17 +5,24 @@ import { LiveConversionsModule } from '../../live-conversions/live-conversions.m
 import { EngineHost } from './engine-host.service.js';
 import { QueueModule } from '../../queue/queue.module.js';
 import { ConvertFileJob } from './convert-file.job.js';
+import { DeliverWebhookJob } from './deliver-webhook.job.js';
 import { JobLeases } from './job-leases.repository.js';
 import { JobReconciler } from './job-reconciler.js';
 import { ConversionJobsModule } from '../conversion-jobs.module.js';
 import { ScratchSpace } from './scratch-space.js';
 
-/** The engines, the conversion job handler and the reconciler (worker role), with the JobSales port the reconciler asks. */
+type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
+
+/**
+ * The engines, the conversion job handler, the webhook delivery handler and the reconciler (worker role), with the
+ * JobSales port the reconciler asks and the WebhookSigner port the deliveries sign with.
+ */
 @Module({
   imports: [ConversionJobsModule, LiveConversionsModule, QueueModule],
   providers: [
     JobLeases,
     ConvertFileJob,
+    DeliverWebhookJob,
     EngineHost,
     JobReconciler,
     {
@@ -31,8 +38,8 @@ import { ScratchSpace } from './scratch-space.js';
   ],
 })
 export class ConversionWorkerModule {
-  /** With the module that provides JOB_SALES (the x402 API's, chosen by the composition root). */
-  static selling(jobSales: NonNullable<ModuleMetadata['imports']>[number]): DynamicModule {
-    return { module: ConversionWorkerModule, imports: [jobSales] };
+  /** With the modules that provide JOB_SALES (the x402 API's) and WEBHOOK_SIGNER (the service's key), chosen by the composition root. */
+  static selling(jobSales: ModuleImport, webhookSigner: ModuleImport): DynamicModule {
+    return { module: ConversionWorkerModule, imports: [jobSales, webhookSigner] };
   }
 }

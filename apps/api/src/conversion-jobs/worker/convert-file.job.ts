@@ -22,6 +22,7 @@ import { pageFileName, resultName } from '../result-files.js';
 import { zipFiles } from './zip-files.js';
 import { digestOf, readDigesting } from './file-digest.js';
 import { type ScratchDirectory, ScratchSpace } from './scratch-space.js';
+import { WebhookDispatcher } from '../../webhooks/webhook-dispatcher.js';
 
 /** A job whose engines no engine here runs waits this long for a worker that has them. */
 const NO_ENGINE_HERE_DELAY_MS = 5000;
@@ -45,6 +46,7 @@ export class ConvertFileJob {
     private readonly scratch: ScratchSpace,
     private readonly ends: JobEndSignals,
     private readonly metrics: ServiceMetrics,
+    private readonly webhooks: WebhookDispatcher,
   ) {}
 
   @OnJob(JobName.ConvertDocument, JobName.ConvertMedia, JobName.ConvertImage)
@@ -84,8 +86,7 @@ export class ConvertFileJob {
       await lease.stop();
     }
     if (await lease.finish(outcome)) {
-      this.countEnd(outcome);
-      await this.ends.announce(jobId);
+      await this.ended(jobId, outcome);
       return { status: outcome.status };
     }
     return this.giveUp(job, lease.lost ?? ((await this.jobs.find(jobId)) ? 'taken' : 'removed'), written);
@@ -156,15 +157,15 @@ export class ConvertFileJob {
   }
 
   private async end(job: ConversionJob, lease: JobLease, outcome: RunOutcome): Promise<{ status: string }> {
-    if (await lease.finish(outcome)) {
-      this.countEnd(outcome);
-      await this.ends.announce(job.id);
-    }
+    if (await lease.finish(outcome)) await this.ended(job.id, outcome);
     return { status: outcome.status };
   }
 
-  private countEnd(outcome: RunOutcome): void {
+  /** The job ended by this run: counted, announced to waiting requests, and its webhook's event queued. */
+  private async ended(jobId: string, outcome: RunOutcome): Promise<void> {
     this.metrics.jobEnded(outcome.status, outcome.status === 'failed' ? outcome.failureType : undefined);
+    await this.ends.announce(jobId);
+    await this.webhooks.jobEnded(jobId);
   }
 
   /**

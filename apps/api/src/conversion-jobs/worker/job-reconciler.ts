@@ -13,6 +13,9 @@ import { JobRemovalService } from '../job-removal.service.js';
 import { MAX_RUNS } from '../job-runs.js';
 import { JobLeases } from './job-leases.repository.js';
 import { type QueueState, repairOrphanedRun, repairQueued } from './reconcile-decisions.js';
+import { JobName } from '../../queue/job-contract.js';
+import { WebhookDeliveries } from '../../webhooks/webhook-deliveries.repository.js';
+import { WebhookDispatcher } from '../../webhooks/webhook-dispatcher.js';
 
 /** A job is looked at only this long after its last change: the API or a worker may be about to act on it. */
 export const RECONCILE_GRACE_SECONDS = 10;
@@ -27,6 +30,8 @@ export interface ReconcileReport {
   requeued: number;
   failed: number;
   timedOut: number;
+  /** Events of ended jobs handed to the webhooks queue again (lost between the end and the queue, or by Redis). */
+  webhooks: number;
 }
 
 /**
@@ -51,6 +56,8 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(JOB_SALES) private readonly sales: JobSales,
     private readonly removal: JobRemovalService,
     private readonly metrics: ServiceMetrics,
+    private readonly webhookDeliveries: WebhookDeliveries,
+    private readonly webhooks: WebhookDispatcher,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -79,12 +86,13 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** One pass over every kind of unfinished job; each step on its own, so one failing dependency does not stop the others. */
   async reconcile(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { promoted: 0, discarded: 0, enqueued: 0, requeued: 0, failed: 0, timedOut: 0 };
+    const report: ReconcileReport = { promoted: 0, discarded: 0, enqueued: 0, requeued: 0, failed: 0, timedOut: 0, webhooks: 0 };
     const steps = [
       () => this.unpaidJobs(report),
       () => this.queuedJobs(report),
       () => this.orphanedRuns(report),
       () => this.pastDeadline(report),
+      () => this.unsentWebhooks(report),
     ];
     const problems: string[] = [];
     for (const step of steps) await step().catch((error: unknown) => problems.push((error as Error).message));
@@ -140,6 +148,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
           if (await this.leases.failUnheld(job.id, 'provider_error', `The conversion was interrupted ${runs} times; it was given up.`)) {
             report.failed++;
             this.metrics.jobEnded('failed', 'provider_error');
+            await this.webhooks.jobEnded(job.id);
           }
           break;
         case 'leave':
@@ -154,8 +163,22 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
       if (await this.leases.failUnheld(job.id, 'timeout', `The conversion did not finish within ${minutes} minutes.`)) {
         report.timedOut++;
         this.metrics.jobEnded('failed', 'timeout');
+        await this.webhooks.jobEnded(job.id);
         await this.bounded(this.queue.remove(conversionJobOf(job), job.id));
       }
+    }
+  }
+
+  /** Events of ended jobs whose delivery has not ended and that the webhooks queue does not hold: handed to it again. */
+  private async unsentWebhooks(report: ReconcileReport): Promise<void> {
+    for (const jobId of await this.webhookDeliveries.unsent(RECONCILE_GRACE_SECONDS, BATCH)) {
+      const repair = repairQueued(await this.bounded(this.queue.stateOf(JobName.DeliverWebhook, jobId)));
+      // Looked at now: the next pass looks at the others first.
+      await this.webhookDeliveries.touch(jobId);
+      if (repair === 'leave') continue;
+      if (repair === 'replace') await this.bounded(this.queue.remove(JobName.DeliverWebhook, jobId));
+      await this.webhooks.dispatch(jobId);
+      report.webhooks++;
     }
   }
 

@@ -30,6 +30,16 @@ export class ReceiptSigner {
     return didDocument(this.didFor(baseUrl), this.publicJwk);
   }
 
+  /** The id of the key (its did.json verificationMethod) signatures made for the service reached at `url` name. */
+  keyIdFor(url: string): string {
+    return `${this.didFor(url)}#${this.fragment}`;
+  }
+
+  /** A bare Ed25519 signature of `bytes`: what a webhook's Standard Webhooks signature (v1a) holds. */
+  signBytes(bytes: Uint8Array): Buffer {
+    return sign(null, bytes, this.privateKey);
+  }
+
   /** Signs `payload` (JCS) for the service reached at `url`. */
   signRecord(payload: object, url: string): Promise<string> {
     return createJWS(payload, this.jwsSigner(url));
@@ -46,7 +56,7 @@ export class ReceiptSigner {
 
   private jwsSigner(url: string): JWSSigner {
     return {
-      kid: `${this.didFor(url)}#${this.fragment}`,
+      kid: this.keyIdFor(url),
       format: 'jws',
       algorithm: 'EdDSA',
       sign: async (input) => sign(null, input, this.privateKey).toString('base64url'),
