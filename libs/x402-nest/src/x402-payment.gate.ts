@@ -1,3 +1,4 @@
+import { setImmediate as nextLoopTurn } from 'node:timers/promises';
 import {
   decodePaymentRequiredHeader,
   encodePaymentRequiredHeader,
@@ -97,7 +98,15 @@ export class X402PaymentGate {
     this.challenges = new ChallengeCache(256, options.offerReceipts ? SIGNED_CHALLENGE_MAX_AGE_MS : undefined);
     this.offerReceiptDeclaration = options.offerReceipts ? useOfferReceipts(options.resourceServer, options.offerReceipts) : {};
     // Told each settlement the facilitator made, before core's extensions enrich the answer (the signed receipt).
-    options.resourceServer.onAfterSettle(async ({ paymentPayload, result }) => void this.settling.get(paymentPayload)?.(result));
+    options.resourceServer.onAfterSettle(async ({ paymentPayload, result }) => {
+      const record = this.settling.get(paymentPayload);
+      if (!record) return;
+      void record(result);
+      // Core signs the receipt once this hook returns. A database client sends a query on its next tick, after every
+      // promise continuation has run, the signature's included: a turn of the event loop lets the settled record's
+      // write leave first, so that the signature is made while the database commits it, not before.
+      await nextLoopTurn();
+    });
   }
 
   get accepts(): readonly AcceptedPayment[] {

@@ -438,6 +438,24 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
       expect(await verifyReceiptSignatureJWS(receiptOf(sent), publicJwk)).toMatchObject({ transaction: settled.txHash });
     });
 
+    it('sends the settled record\'s write before the receipt is signed, to a database client that sends on its next tick', async () => {
+      const order: string[] = [];
+      const recordSettled = ledger.recordSettled.bind(ledger);
+      vi.spyOn(ledger, 'recordSettled').mockImplementation(async (id, settlement) => {
+        // As pg's pool: the query leaves once every promise continuation has run.
+        await new Promise((resolve) => process.nextTick(resolve));
+        order.push('record sent');
+        return recordSettled(id, settlement);
+      });
+      vi.spyOn(issuer, 'issueReceipt').mockImplementation((resourceUrl, payer, network, transaction) => {
+        order.push('receipt signed');
+        return createReceiptJWS({ resourceUrl, payer, network, transaction }, signer);
+      });
+      const { collecting } = collectWith(evmPayment((await challengeOf(2000)).accepts[0]!));
+      await (await collecting).settle();
+      expect(order).toEqual(['record sent', 'receipt signed']);
+    });
+
     it('a settlement carries a receipt naming the payer, the network and the transaction; so does a repeat of it', async () => {
       const [accepted] = (await challengeOf(2000)).accepts;
       const payload = { ...evmPayment(accepted!), extensions: { 'payment-identifier': { info: { required: false, id: 'pay_0123456789abcdef0123' } } } };
