@@ -116,6 +116,10 @@ export class ConversionJob {
   @Column({ name: 'request_fingerprint', type: 'text' })
   requestFingerprint!: string;
 
+  /** Its end is announced to a webhook (webhook_deliveries): read with the job, so a job without one costs no lookup at its end. */
+  @Column({ name: 'has_webhook', type: 'boolean', default: false })
+  hasWebhook!: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -57,6 +57,7 @@ export class ConversionJobsRepository {
       failureType: null,
       failureMessage: null,
       finishedAt: null,
+      hasWebhook: webhook !== undefined,
     });
     if (!webhook) return this.jobs.save(record);
     return this.jobs.manager.transaction(async (manager) => {

@@ -86,7 +86,7 @@ export class ConvertFileJob {
       await lease.stop();
     }
     if (await lease.finish(outcome)) {
-      await this.ended(jobId, outcome);
+      await this.ended(job, outcome);
       return { status: outcome.status };
     }
     return this.giveUp(job, lease.lost ?? ((await this.jobs.find(jobId)) ? 'taken' : 'removed'), written);
@@ -157,15 +157,15 @@ export class ConvertFileJob {
   }
 
   private async end(job: ConversionJob, lease: JobLease, outcome: RunOutcome): Promise<{ status: string }> {
-    if (await lease.finish(outcome)) await this.ended(job.id, outcome);
+    if (await lease.finish(outcome)) await this.ended(job, outcome);
     return { status: outcome.status };
   }
 
   /** The job ended by this run: counted, announced to waiting requests, and its webhook's event queued. */
-  private async ended(jobId: string, outcome: RunOutcome): Promise<void> {
+  private async ended(job: ConversionJob, outcome: RunOutcome): Promise<void> {
     this.metrics.jobEnded(outcome.status, outcome.status === 'failed' ? outcome.failureType : undefined);
-    await this.ends.announce(jobId);
-    await this.webhooks.jobEnded(jobId);
+    await this.ends.announce(job.id);
+    if (job.hasWebhook) await this.webhooks.jobEnded(job.id);
   }
 
   /**

@@ -21,11 +21,13 @@ export class WebhookDeliveries1764600000000 implements MigrationInterface {
         CONSTRAINT "ck_webhook_deliveries_state" CHECK ("state" IN ('pending', 'delivering', 'delivered', 'failed', 'disabled')),
         CONSTRAINT "fk_webhook_deliveries_job_id" FOREIGN KEY ("job_id") REFERENCES "conversion_jobs" ("id") ON DELETE CASCADE
       )`);
+    await queryRunner.query(`ALTER TABLE "conversion_jobs" ADD "has_webhook" boolean NOT NULL DEFAULT false`);
     // The reconciler's look for events of ended jobs not yet delivered.
     await queryRunner.query(`CREATE INDEX "ix_webhook_deliveries_unsent" ON "webhook_deliveries" ("updated_at") WHERE "state" IN ('pending', 'delivering')`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP TABLE "webhook_deliveries"`);
+    await queryRunner.query(`ALTER TABLE "conversion_jobs" DROP COLUMN "has_webhook"`);
   }
 }
