@@ -79,7 +79,8 @@ export async function spawnBuiltService(env: Record<string, string>, onLogLine?:
   };
   if (env.ROLE === 'worker') return service;
   try {
-    await waitUntil('the service answering /api/x402/v1/health', async () => (await fetch(`${service.baseUrl}/api/x402/v1/health`)).ok);
+    // 90 s: on a machine busy with other work, a start (PGlite's first open, the engines' pools) took over 30 s.
+    await waitUntil('the service answering /api/x402/v1/health', async () => (await fetch(`${service.baseUrl}/api/x402/v1/health`)).ok, { timeoutMs: 90_000 });
   } catch (error) {
     await service.stop();
     throw error;
