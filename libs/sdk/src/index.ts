@@ -39,6 +39,7 @@ export type { PaymentReceipt, SettlementReceipt } from './receipts.js';
 export { checkDelivered, type DeliveredFile, type DeliveryRecord, recordVerifier, type SignedReceipt, VerificationError } from './signed-records.js';
 export { checkSpend, describeAllowed, formatUsdc, parseUsdc, type PaymentRequest, type SpendDecision, type SpendLimit, type SpendLimits } from './spend-policy.js';
 export { conversionPlan } from './conversion-plan.js';
+export { callPaidTool, MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, type PaidToolCall, type PaidToolResult, paymentRequiredOf, type ToolCaller, type ToolResult } from './mcp-payments.js';
 export { verifyWebhookDelivery, type VerifyWebhookOptions, type WebhookDelivery, type WebhookEvent } from './webhook-events.js';
 export { pricesOf, resultPriceFor, type PriceDiscovery, type ServicePrices } from './service-prices.js';
 export { approvingPlanned, checkPlan, describePlan, planTotal, type SpendPlan } from './spend-plan.js';

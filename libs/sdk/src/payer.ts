@@ -1,5 +1,5 @@
 import { x402Client, x402HTTPClient } from '@x402/core/client';
-import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
@@ -50,6 +50,12 @@ export interface PayerOptions extends SpendLimits {
 export interface Payer {
   /** `fetch` that answers 402 challenges by paying, within the limits. */
   wrap(fetch: typeof globalThis.fetch): typeof globalThis.fetch;
+  /**
+   * Signs a payment for `challenge` within the limits (and the approval hook), for transports other than HTTP (an MCP
+   * tool call's `_meta["x402/payment"]`). `paymentId`: the x402 payment-identifier it carries. A refusal is a
+   * SpendLimitError and nothing is signed.
+   */
+  sign(challenge: PaymentRequired, paymentId: string): Promise<PaymentPayload>;
   /** Atomic units spent so far (as the store counts them). */
   spent(): bigint;
   /** The same payer (same limits, store and reservations) asking another approval hook, e.g. per user session. */
@@ -150,6 +156,12 @@ export function createPayer(options: PayerOptions): Payer {
       .onPaymentCreationFailure(async ({ selectedRequirements }) => release(selectedRequirements));
   };
 
+  // Offers only on networks without a signer never reach the policy: the client rejects them first.
+  const asRefusal = (error: unknown): unknown =>
+    error instanceof Error && error.message.includes(NO_SIGNER_FOR_NETWORK)
+      ? refusalOf('network_or_asset', `no offered network is one this payer signs for (allowed: ${describeAllowed(options)})`)
+      : error;
+
   const payerAsking = (approve: PayerOptions['approve']): Payer => ({
     wrap(fetch) {
       return async (input, init) => {
@@ -176,14 +188,17 @@ export function createPayer(options: PayerOptions): Payer {
           }
           return await wrapFetchWithPayment(remembering, client)(request);
         } catch (error) {
-          if (refusal.error) throw refusal.error;
-          // Offers only on networks without a signer never reach the policy: the client rejects them first.
-          if (error instanceof Error && error.message.includes(NO_SIGNER_FOR_NETWORK)) {
-            throw refusalOf('network_or_asset', `no offered network is one this payer signs for (allowed: ${describeAllowed(options)})`);
-          }
-          throw error;
+          throw refusal.error ?? asRefusal(error);
         }
       };
+    },
+    async sign(challenge, paymentId) {
+      const refusal: { error?: SpendLimitError } = {};
+      try {
+        return await (await clientFor(approve, refusal, paymentId)).createPaymentPayload(challenge);
+      } catch (error) {
+        throw refusal.error ?? asRefusal(error);
+      }
     },
     spent: () => store.total(),
     withApproval: payerAsking,
