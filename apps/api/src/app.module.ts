@@ -9,6 +9,7 @@ import { HealthModule } from './health/health.module.js';
 import { JobSalesModule } from './x402-api/job-sales.module.js';
 import { X402ApiModule } from './x402-api/x402-api.module.js';
 import { KeyApiModule } from './key-api/key-api.module.js';
+import { McpEndpointModule } from './mcp-endpoint/mcp-endpoint.module.js';
 import { KeyApiRecordsModule } from './key-api/key-api-records.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { PaymentsModule } from './payments/payments.module.js';
@@ -30,7 +31,7 @@ export class AppModule {
     const serves = config.role === 'api' || config.role === 'all';
     const works = config.role === 'worker' || config.role === 'all';
     const imports: ModuleMetadata['imports'] = [ConfigModule.forRoot(config), DatabaseModule.forSchema(SCHEMA), DeploymentModule, QueueModule, StorageModule, MetricsModule.forConfig(config)];
-    if (serves) imports.push(RateLimitModule, PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, X402ApiModule, KeyApiModule);
+    if (serves) imports.push(RateLimitModule, PaymentsModule, DiscoveryModule, HealthModule, DetectionModule, X402ApiModule, McpEndpointModule, KeyApiModule);
     if (works) imports.push(WorkerModule.forConfig(config, { jobSales: JobSalesModule, expiringUploads: KeyApiRecordsModule, webhookSigner: ReceiptSignerModule }));
     return { module: AppModule, imports };
   }

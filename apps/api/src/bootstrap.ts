@@ -21,6 +21,7 @@ import { x402PublicError } from './x402-api/x402-errors.js';
 import { PinoNestLogger } from './logging/pino-nest-logger.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { MAX_UPLOAD_BYTES } from './config/upload-limit.js';
+import { allowMcpContent } from './mcp-endpoint/mcp-body-limit.js';
 import fastifyMultipart from '@fastify/multipart';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -63,6 +64,8 @@ export async function createHttpApp(config: AppConfig, logger: Logger): Promise<
     done();
   });
   allowCrossOrigin(fastify, config.corsAllowedOrigins);
+  // Before the routes are registered (app.init): /mcp takes base64 file content, past the JSON body limit.
+  fastify.addHook('onRoute', allowMcpContent);
   // Binary bodies (the key API's detect_file_type) arrive as a Buffer; each route bounds its size.
   fastify.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   await app.register(fastifyMultipart as never, {

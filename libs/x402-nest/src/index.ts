@@ -1,5 +1,8 @@
 export type { AcceptedPayment } from './accepted-payment.js';
 export { FastifyHttpAdapter } from './fastify-http.adapter.js';
+export type { PaidExchange, PricedAdapter } from './paid-exchange.js';
+export { MCP_PAYMENT_META, MCP_PAYMENT_RESPONSE_META, readPaymentMeta } from './payment-meta.js';
+export { type PaidToolCall, ToolCallExchange } from './tool-call-exchange.js';
 export { GuardedFacilitatorClient } from './guarded-facilitator.client.js';
 export { Paid, PAID_ROUTE_METADATA, type PaidOptions } from './paid.decorator.js';
 export { Payment, RoutePaymentPipe } from './payment.decorator.js';

@@ -75,7 +75,7 @@ function decodeBase64Json(value: string): unknown {
 }
 
 /** Iterative, so a deeply nested value cannot overflow the stack here (or later, in code that recurses). */
-function nestingExceeds(value: unknown, maxDepth: number): boolean {
+export function nestingExceeds(value: unknown, maxDepth: number): boolean {
   const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
   for (let next = pending.pop(); next; next = pending.pop()) {
     if (typeof next.value !== 'object' || next.value === null) continue;

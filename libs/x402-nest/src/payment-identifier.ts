@@ -43,5 +43,13 @@ export function carriedIdentifier(payload: PaymentPayload): CarriedIdentifier {
  */
 export function requestFingerprint(request: FastifyRequest, route: string, priceAtomic: string): string {
   const body = request.body !== undefined && !Buffer.isBuffer(request.body) ? request.body : null;
-  return createHash('sha256').update(JSON.stringify([route, request.method, request.url, priceAtomic, body])).digest('base64url');
+  return operationFingerprint(route, request.method, request.url, priceAtomic, body);
+}
+
+/**
+ * The same for a request made by other means (an MCP tool call): `url` is the path and query the HTTP request would
+ * have, `body` its JSON body (null without one), so one request has one fingerprint on either transport.
+ */
+export function operationFingerprint(route: string, method: string, url: string, priceAtomic: string, body: unknown): string {
+  return createHash('sha256').update(JSON.stringify([route, method, url, priceAtomic, body])).digest('base64url');
 }

@@ -1,9 +1,5 @@
 import { setImmediate as nextLoopTurn } from 'node:timers/promises';
-import {
-  decodePaymentRequiredHeader,
-  encodePaymentRequiredHeader,
-  encodePaymentResponseHeader,
-} from '@x402/core/http';
+import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from '@x402/core/http';
 import {
   type HTTPRequestContext,
   type HTTPResponseInstructions,
@@ -18,14 +14,16 @@ import { HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AcceptedPayment } from './accepted-payment.js';
 import { type CachedChallenge, ChallengeCache, type OfferedChallenge } from './challenge-cache.js';
-import { FastifyHttpAdapter } from './fastify-http.adapter.js';
+import { FastifyExchange } from './fastify-exchange.js';
+import type { PaidExchange, PricedAdapter } from './paid-exchange.js';
+import { type PaidToolCall, ToolCallExchange } from './tool-call-exchange.js';
 import { PublishedRequestAdapter } from './published-request.adapter.js';
 import { RouteResourceServer } from './route-resource-server.js';
 import { type EarlierPayment, PaymentIdentifierInUseError, type PaymentLedger, PaymentReplayError } from './payment-ledger.js';
-import { carriedIdentifier, challengeExtensions, requestFingerprint } from './payment-identifier.js';
+import { carriedIdentifier, challengeExtensions } from './payment-identifier.js';
 import { type ChallengeVerification, verifyAgainstChallenge } from './verify-against-challenge.js';
 import { repeatedReceipt, SIGNED_CHALLENGE_MAX_AGE_MS, useOfferReceipts } from './offer-receipts.js';
-import { encodeHeader, type ReadPayment, readPaymentHeader, upgradeV1Payment } from './payment-header.js';
+import { type ReadPayment, upgradeV1Payment } from './payment-header.js';
 import { payerOf, paymentNonce } from './payment-nonce.js';
 import type { CollectedPayment, PaymentReceipt, RoutePayment } from './route-payment.js';
 import { X402PaymentIdentifierConflictException, X402PaymentRequiredException, X402UnavailableException } from './x402.exceptions.js';
@@ -115,13 +113,23 @@ export class X402PaymentGate {
 
   /** The payment of one request to `route`: what its handler collects and settles. */
   paymentFor(request: FastifyRequest, reply: FastifyReply, route: PaidRoute): RoutePayment {
-    // Read and checked once, whether the route asks for the identifier first or only collects.
-    let read: ReadPayment | undefined;
-    const presented = () => (read ??= readPaymentHeader(request.headers));
+    return this.paymentOf(new FastifyExchange(request, reply, this.options.publicBaseUrl), route);
+  }
+
+  /**
+   * The payment of an MCP tool call paid as `route`'s operation (x402 MCP transport): the same challenge, ledger
+   * records, identifiers and receipts as the HTTP route's; the settlement's answer goes to `call.settled`.
+   */
+  paymentForMcp(call: PaidToolCall, route: PaidRoute): RoutePayment {
+    return this.paymentOf(new ToolCallExchange(call), route);
+  }
+
+  /** The payment of one exchange with `route`, whichever transport carries it. */
+  private paymentOf(exchange: PaidExchange, route: PaidRoute): RoutePayment {
     return {
-      collect: async (priceAtomic, reference) => this.collect(request, reply, route, toPrice(priceAtomic), reference, presented()),
+      collect: async (priceAtomic, reference) => this.collect(exchange, route, toPrice(priceAtomic), reference, exchange.presented()),
       get identifier() {
-        const payment = presented();
+        const payment = exchange.presented();
         const carried = payment.kind === 'v2' ? carriedIdentifier(payment.payload) : undefined;
         return carried?.kind === 'valid' ? carried.scoped : undefined;
       },
@@ -129,12 +137,12 @@ export class X402PaymentGate {
   }
 
   /** Challenge, decode, verify and record: the payment is then held until its route settles or releases it. */
-  private async collect(request: FastifyRequest, reply: FastifyReply, route: PaidRoute, priceAtomic: string, reference: string | undefined, presented: ReadPayment): Promise<CollectedPayment> {
-    const pattern = request.routeOptions?.url ?? (request.url.split('?')[0] || '/');
+  private async collect(exchange: PaidExchange, route: PaidRoute, priceAtomic: string, reference: string | undefined, presented: ReadPayment): Promise<CollectedPayment> {
+    const pattern = exchange.routePattern;
     const server = await this.routeServer(route, pattern);
     const context = (payment?: PaymentPayload): HTTPRequestContext => {
-      const adapter = new FastifyHttpAdapter(request, priceAtomic, payment, this.options.publicBaseUrl);
-      return { adapter, path: request.url.split('?')[0] ?? '/', method: request.method, routePattern: pattern };
+      const adapter = exchange.adapter(priceAtomic, payment);
+      return { adapter, path: exchange.path, method: exchange.method, routePattern: pattern };
     };
 
     let payload: PaymentPayload;
@@ -159,7 +167,7 @@ export class X402PaymentGate {
 
     const carried = carriedIdentifier(payload);
     if (carried.kind === 'invalid') throw await this.challenge(server, context(), route, `invalid_payment_identifier: ${carried.reason}`);
-    const identifier = carried.kind === 'valid' ? { scoped: carried.scoped, fingerprint: requestFingerprint(request, route.name, priceAtomic) } : undefined;
+    const identifier = carried.kind === 'valid' ? { scoped: carried.scoped, fingerprint: exchange.fingerprint(route.name, priceAtomic) } : undefined;
 
     // The nonce is reserved in the ledger beside verification, not after it, so the durable write before
     // settlement adds no round trip of its own; verification is asked first, so that the facilitator is at work
@@ -172,7 +180,7 @@ export class X402PaymentGate {
     if (reservation.status === 'rejected' && identifier && (reservation.reason instanceof PaymentReplayError || reservation.reason instanceof PaymentIdentifierInUseError)) {
       // Before the verification's outcome: the first payment may have spent what this one would pay with.
       const earlier = await this.options.ledger.paymentWithId(identifier.scoped);
-      if (earlier) return this.repeated(earlier, identifier.fingerprint, route, reply, context().adapter.getUrl());
+      if (earlier) return this.repeated(earlier, identifier.fingerprint, route, exchange, context().adapter.getUrl());
       // Held a moment ago, failed since: the identifier is free again.
       if (reservation.reason instanceof PaymentIdentifierInUseError) throw new X402PaymentIdentifierConflictException('in_progress');
     }
@@ -235,12 +243,10 @@ export class X402PaymentGate {
         }
         this.options.onSettlement?.(route.name, 'settled');
         const receipt = await record(settlement);
-        for (const [name, value] of Object.entries(settlement.headers)) if (name !== 'PAYMENT-RESPONSE') reply.header(name, value);
         // The official exact facilitator leaves the amount out of its answer: the receipt must still say what was settled.
-        // The text encodePaymentResponseHeader makes (extensionResponses are not the buyer's), encoded by Buffer: its
-        // byte-by-byte btoa costs tens of µs on a header that a signed receipt makes about 1 KB.
-        const { headers: _headers, requirements: _requirements, extensionResponses: _responses, ...settled } = settlement;
-        reply.header('PAYMENT-RESPONSE', encodeHeader({ ...settled, amount: settled.amount ?? paymentRequirements.amount }));
+        // What encodePaymentResponseHeader encodes (extensionResponses are not the buyer's); the exchange encodes it.
+        const { headers, requirements: _requirements, extensionResponses: _responses, ...settled } = settlement;
+        exchange.answerSettlement({ ...settled, amount: settled.amount ?? paymentRequirements.amount }, headers);
         return receipt;
       },
     };
@@ -250,7 +256,7 @@ export class X402PaymentGate {
    * A request repeated with the identifier of an earlier payment: that payment's receipt when it settled for the
    * same request; 409 when it was for another request, or is still being settled.
    */
-  private repeated(earlier: EarlierPayment, fingerprint: string, route: PaidRoute, reply: FastifyReply, resourceUrl: string): CollectedPayment {
+  private repeated(earlier: EarlierPayment, fingerprint: string, route: PaidRoute, exchange: PaidExchange, resourceUrl: string): CollectedPayment {
     if (earlier.endpoint !== route.name || earlier.requestFingerprint !== fingerprint) throw new X402PaymentIdentifierConflictException('reused');
     const receipt = earlier.receipt;
     if (!receipt) throw new X402PaymentIdentifierConflictException('in_progress');
@@ -263,7 +269,7 @@ export class X402PaymentGate {
       settle: async () => {
         const issuer = this.options.offerReceipts;
         const extensions = issuer ? await repeatedReceipt(issuer, resourceUrl, receipt) : {};
-        reply.header('PAYMENT-RESPONSE', encodePaymentResponseHeader({ ...paymentResponseOf(receipt), ...(Object.keys(extensions).length ? { extensions } : {}) }));
+        exchange.answerSettlement({ ...paymentResponseOf(receipt), ...(Object.keys(extensions).length ? { extensions } : {}) }, {});
         return receipt;
       },
     };
@@ -338,7 +344,7 @@ export class X402PaymentGate {
 
   /** The route's challenge at this price and resource URL, built once and kept; undefined when it answers no challenge. */
   private offered(server: x402HTTPResourceServer, context: HTTPRequestContext, route: PaidRoute): Promise<CachedChallenge | undefined> {
-    const adapter = context.adapter as FastifyHttpAdapter | PublishedRequestAdapter;
+    const adapter = context.adapter as PricedAdapter;
     return this.challenges.get(`${route.name}\n${adapter.priceAtomic}\n${adapter.getUrl()}`, () => this.offer(server, context));
   }
 
@@ -389,7 +395,7 @@ export class X402PaymentGate {
         maxTimeoutSeconds: accepted.maxTimeoutSeconds ?? 300,
         price: (context: HTTPRequestContext) => ({
           asset: accepted.asset,
-          amount: (context.adapter as FastifyHttpAdapter).priceAtomic,
+          amount: (context.adapter as PricedAdapter).priceAtomic,
           ...(accepted.extra ? { extra: accepted.extra } : {}),
         }),
         ...(accepted.extra ? { extra: accepted.extra } : {}),

@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 /**
  * What a page may send: the payment protocol and the key API live in headers. The official x402 client
  * (`@x402/fetch`) also sends `Access-Control-Expose-Headers` as a request header with its payment: without it
- * here, a browser refuses every paid retry.
+ * here, a browser refuses every paid retry. MCP clients send Mcp-Protocol-Version to /mcp after initialising.
  */
-const ALLOWED_REQUEST_HEADERS = ['Content-Type', 'Api-Key', 'PAYMENT-SIGNATURE', 'X-PAYMENT', 'Access-Control-Expose-Headers', 'Idempotency-Key', 'X-Request-Id'].join(', ');
+const ALLOWED_REQUEST_HEADERS = ['Content-Type', 'Api-Key', 'PAYMENT-SIGNATURE', 'X-PAYMENT', 'Access-Control-Expose-Headers', 'Idempotency-Key', 'X-Request-Id', 'Mcp-Protocol-Version'].join(', ');
 /** What a page's script may read of an answer: the challenge, the receipt, the waits and the limits. */
 const EXPOSED_RESPONSE_HEADERS = [
   'PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'Retry-After', 'X-Request-Id', 'Content-Disposition',

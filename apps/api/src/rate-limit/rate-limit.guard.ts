@@ -10,6 +10,8 @@ import { RateLimitStore } from './rate-limit.store.js';
 const WINDOW_SECONDS = 60;
 /** Route patterns of the health probes, which are never throttled. */
 const HEALTH_ROUTE = /^\/api\/x402\/v1\/health(\/|$)/;
+/** The hosted MCP endpoint (mcp-endpoint/). */
+const MCP_ENDPOINT_ROUTE = '/mcp';
 
 /**
  * Per-client limit on the x402 API (health excluded, so probes are never throttled): 429 with
@@ -53,5 +55,7 @@ export class RateLimitGuard implements CanActivate {
 /** Every x402 route but health, by the matched route (guards run only on matched routes; the path stands in otherwise). */
 function isLimited(request: FastifyRequest): boolean {
   const route = matchedRoutePattern(request) ?? normalisedPath(request.url);
+  // The hosted MCP endpoint's calls are the x402 API's operations: each POST counts as one of its requests.
+  if (route === MCP_ENDPOINT_ROUTE) return request.method === 'POST';
   return apiOfPath(route) === 'x402' && !HEALTH_ROUTE.test(route);
 }

@@ -22,5 +22,7 @@ import { ResultPurchasesModule } from './result-purchases.module.js';
   imports: [ConversionJobsModule, ResultPurchasesModule, LiveConversionsModule, DetectionModule, QueueModule, PaymentRailsModule, PaymentLedgerModule, SourceUrlsModule],
   controllers: [X402DetectController, ConvertFileController, DownloadController],
   providers: [PaidDetectionService, PaidConversions, PaidUrlConversions, UploadReader, ResultPurchaseService, JobLookup],
+  // The hosted MCP endpoint's tools call the same services.
+  exports: [PaidDetectionService, PaidConversions, PaidUrlConversions, ResultPurchaseService, JobLookup],
 })
 export class X402ApiModule {}

@@ -1,0 +1,36 @@
+import { Readable } from 'node:stream';
+import { Inject, Injectable } from '@nestjs/common';
+import { RequestValidationError } from '../errors/request-validation.error.js';
+import { UploadError, UploadErrorCode } from '../http-kit/upload.error.js';
+import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
+import { putMetered, type StoredFile } from '../storage/metered-put.js';
+
+/** The most a tool call's base64 content may decode to: larger files come by source_url (40 MiB, as an upload). */
+export const MAX_CONTENT_BYTES = 10 * 1024 * 1024;
+/** The JSON-RPC body that carries such content: its base64 (4/3 of it) and room for the rest of the call. */
+export const MCP_BODY_LIMIT_BYTES = Math.ceil((MAX_CONTENT_BYTES * 4) / 3) + 256 * 1024;
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * A file sent as base64 in a tool call, stored as an upload is: into the storage key its job's input slot names,
+ * measured on the way (size, SHA-256, first bytes) by the same metering every upload goes through.
+ */
+@Injectable()
+export class ContentInputs {
+  constructor(@Inject(FILE_STORAGE) private readonly storage: FileStorage) {}
+
+  async store(field: string, base64: string, storageKey: string): Promise<StoredFile> {
+    if (base64.length > Math.ceil((MAX_CONTENT_BYTES * 4) / 3) + 4) throw tooLarge();
+    if (!BASE64.test(base64)) throw RequestValidationError.of(field, 'must be standard base64 (RFC 4648, with padding)');
+    const bytes = Buffer.from(base64, 'base64');
+    if (bytes.length > MAX_CONTENT_BYTES) throw tooLarge();
+    return putMetered(this.storage, storageKey, Readable.from([bytes]), MAX_CONTENT_BYTES);
+  }
+
+  discard(storageKey: string): Promise<void> {
+    return this.storage.delete(storageKey);
+  }
+}
+
+const tooLarge = () => new UploadError(UploadErrorCode.TooLarge, `The content exceeds ${MAX_CONTENT_BYTES} bytes; send a larger file by source_url.`, { max_bytes: MAX_CONTENT_BYTES });
