@@ -115,22 +115,26 @@ export class AgentWallet {
   /** A payer for one caller. */
   payer(hooks: PayerHooks = {}): Payer {
     return {
-      wrap: (fetch) => async (input, init) => {
-        const call: CallState = { reserved: [] };
-        try {
-          return await this.sharedPayer.withApproval((payment) => this.admit(payment, hooks, call)).wrap(fetch)(input, init);
-        } catch (error) {
-          // The payer reports every declined hook as "not approved": say what really refused it.
-          throw call.failure ?? error;
-        } finally {
-          // A reservation whose signing was never reported (it failed) stays spent: the safe side.
-          for (const record of call.reserved) this.land(record);
-        }
-      },
+      wrap: (fetch) => async (input, init) => this.admitted(hooks, (payer) => payer.wrap(fetch)(input, init)),
+      sign: (challenge, paymentId) => this.admitted(hooks, (payer) => payer.sign(challenge, paymentId)),
       spent: () => this.options.ledger.total(),
       withApproval: (approve) => this.payer({ ...hooks, approve: approve && (async (payment) => approve(payment)) }),
       commit: (plan) => this.commit(plan, hooks),
     };
+  }
+
+  /** One paying call of the shared payer, each payment admitted by this wallet's rules (`admit`) first. */
+  private async admitted<T>(hooks: PayerHooks, pay: (payer: Payer) => Promise<T>): Promise<T> {
+    const call: CallState = { reserved: [] };
+    try {
+      return await pay(this.sharedPayer.withApproval((payment) => this.admit(payment, hooks, call)));
+    } catch (error) {
+      // The payer reports every declined hook as "not approved": say what really refused it.
+      throw call.failure ?? error;
+    } finally {
+      // A reservation whose signing was never reported (it failed) stays spent: the safe side.
+      for (const record of call.reserved) this.land(record);
+    }
   }
 
   /** A payer for a plan that fits the limits as a whole, approved once when any of its payments needs approval. */
