@@ -60,7 +60,6 @@ const GENERIC_PROFILE = engineProfile({ limits: { timeoutMs: 60_000, maxOutputBy
 
 const STDERR_TAIL_BYTES = 4096;
 const STDOUT_KEPT_BYTES = 64 * 1024;
-const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * Runs an external engine, every one, the same way: inside the engine sandbox (bubblewrap: its own namespaces,
@@ -139,7 +138,9 @@ export class SandboxedProcessRunner {
     const watch = new ConversionWatch({
       timeoutMs: run.timeoutMs,
       cpuSeconds: Number.POSITIVE_INFINITY,
-      signal: run.signal ?? NEVER_ABORTED,
+      // No stand-in signal for a run without one: every concurrent run (the engines' probes at start) would add a
+      // listener to that one shared signal, past Node's warning.
+      signal: run.signal,
       usage: child.pid ? new ProcessTreeUsage(child.pid) : undefined,
       residentBytes: this.profile.limits.residentBytes,
       outputPath: run.outputPath,

@@ -10,7 +10,8 @@ export type WatchEnd = 'timeout' | 'cancelled' | 'output_too_large' | 'memory';
 export interface WatchOptions {
   timeoutMs: number;
   cpuSeconds: number;
-  signal: AbortSignal;
+  /** The caller's; none for a run nobody cancels (an engine's probe). */
+  signal?: AbortSignal;
   /** The warm engine's processes. */
   usage?: ProcessTreeUsage;
   /** What they may hold resident all together (see EngineLimits.residentBytes). */
@@ -61,7 +62,7 @@ export class ConversionWatch {
       () => this.kill('timeout', new ConversionError('timeout', `The conversion took longer than ${Math.max(1, Math.round(options.timeoutMs / 1000))} s.`, true)),
       Math.min(options.timeoutMs, MAX_TIMER_MS),
     );
-    options.signal.addEventListener('abort', this.onAbort, { once: true });
+    options.signal?.addEventListener('abort', this.onAbort, { once: true });
     const cpuAtStart = options.usage?.seconds();
     cpuAtStart?.catch(() => undefined);
     let polls = 0;
@@ -88,13 +89,13 @@ export class ConversionWatch {
         }, () => undefined);
       }
     }, OUTPUT_POLL_MS);
-    if (options.signal.aborted) this.onAbort();
+    if (options.signal?.aborted) this.onAbort();
   }
 
   stop(): void {
     clearTimeout(this.timer);
     clearInterval(this.poller);
-    this.options.signal.removeEventListener('abort', this.onAbort);
+    this.options.signal?.removeEventListener('abort', this.onAbort);
   }
 
   private kill(reason: WatchEnd, error: ConversionError): void {
