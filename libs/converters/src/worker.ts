@@ -1,6 +1,7 @@
 // What a worker imports: its engines' runtimes (made and probed), the engine sandbox and its runner, the plan runner.
 export { createEngineRuntimes, type EngineRuntimeOptions, probeEngines, type ProbedEngines } from './engines/worker-engines.js';
-export { type EngineAvailability, type EngineRuntime, type StepContext, type StepOutcome, type StepRequest } from './platform/engine-runtime.js';
+export { type EngineAvailability, type EngineRuntime, type JoinRequest, type StepContext, type StepOutcome, type StepRequest } from './platform/engine-runtime.js';
+export { type JoinMemberFile, type JoinResult, type JoinRun, runJoin } from './platform/join-runner.js';
 export { videoOutputArgs } from './engines/ffmpeg/ffmpeg-video.runtime.js';
 export { inputArgs as ffmpegInputArgs } from './engines/ffmpeg/ffmpeg-formats.js';
 export { type InstanceReplacement } from './engines/libreoffice/libreoffice.runtime.js';

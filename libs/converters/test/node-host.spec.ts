@@ -118,7 +118,7 @@ describe('the worker parses no upload', () => {
     const readers = [
       'src/engines/calibre/ebook-input.screen.ts',
       'src/engines/calibre/mobi-text.ts',
-      'src/engines/calibre/zip-rewrite.ts',
+      'src/shared/zip-rewrite.ts',
       'src/shared/zip-entries.ts',
       'src/engines/libreoffice/loadable-input.ts',
       'src/engines/data/data.runtime.ts',

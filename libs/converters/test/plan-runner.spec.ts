@@ -59,6 +59,15 @@ describe('runPlan', () => {
     expect(progress).toEqual([25, 50, 75, 100]);
   });
 
+  it('gives an option two steps honour to the last of them only: a trim is cut once', async () => {
+    const media = fakeRuntime('media', [{ from: 'mkv', to: 'wav', options: ['trim'] }, { from: 'wav', to: 'mp3', options: ['trim', 'bitrate'] }]);
+    const graph = new ConversionGraph([{ ...media.descriptor, pairs: media.descriptor.pairs }]);
+    const twoSteps = graph.plans('mkv', 'mp3').find((plan) => plan.steps.length === 2)!;
+    writeFileSync(join(dir, 'input.mkv'), 'film');
+    await runPlan({ plans: [twoSteps], inputPath: join(dir, 'input.mkv'), workDir: join(dir, 'trim'), options: { trim: { start: 10 }, bitrate: '128k' }, signal: new AbortController().signal }, new Map([['media', media]]));
+    expect(media.seen.map((request) => request.options)).toEqual([{}, { trim: { start: 10 }, bitrate: '128k' }]);
+  });
+
   it('tells onStepEnd each step that ran, with its engine, pair, duration and outcome', async () => {
     const broken = fakeRuntime('cheap', [{ from: 'docx', to: 'pdf' }], { fail: new ConversionError('provider_error', 'engine crashed', true) });
     const dear = fakeRuntime('dear', [{ from: 'docx', to: 'pdf' }]);

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { withoutLocalFileLinks } from '../src/engines/calibre/docx-local-links.js';
 import { mobiText } from '../src/engines/calibre/mobi-text.js';
 import { outsideMobiSvgImage, outsideSvgImage } from '../src/engines/calibre/svg-image-references.js';
-import { replaceZipEntries } from '../src/engines/calibre/zip-rewrite.js';
+import { replaceZipEntries } from '../src/shared/zip-rewrite.js';
 import { withoutFileFields } from '../src/engines/libreoffice/rtf-file-fields.js';
 import { UNO_BRIDGE_SCRIPT } from '../src/engines/libreoffice/uno-bridge-client.js';
 import { zipEntries, zipText } from '../testing/document-checks.js';

@@ -7,6 +7,8 @@ const CATALOGUE = optionCatalogue(ENGINE_DESCRIPTORS);
 /** Every option a conversion may carry, with its schema: the one catalogue. */
 export const OPTION_SCHEMAS: OptionSchemas = CATALOGUE.schemas;
 export const OPTION_NAMES: OptionName[] = CATALOGUE.names;
+/** The options whose values are secrets (see OptionCatalogue.secretNames). */
+export const SECRET_OPTION_NAMES: OptionName[] = CATALOGUE.secretNames;
 
 /** Pure: checks `raw` against the options `allowed` for a plan (see OptionCatalogue.validate). */
 export function validateOptions(raw: unknown, allowed: readonly OptionName[], choices?: ReadonlyArray<readonly OptionName[]>): OptionsValidation {

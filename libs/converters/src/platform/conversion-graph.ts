@@ -1,9 +1,16 @@
 import { type ContentLoss, isLossyFormat } from '@fileshift/formats';
 import type { OptionName } from './conversion-options.js';
 import { type ConversionPlan, engineChoices, lossesOfPlan, optionsOfPlan, type PlanStep } from './conversion-plan.js';
-import type { EngineClass, EngineDescriptor } from './engine-descriptor.js';
+import type { EngineClass, EngineDescriptor, EngineJoin } from './engine-descriptor.js';
 
 export const MAX_PLAN_STEPS = 3;
+/** A join an engine of the graph makes (see EngineJoin), with its engine. */
+export interface GraphJoin extends EngineJoin {
+  engine: string;
+  engineClass: EngineClass;
+  cost: number;
+}
+
 /** Added per step, so of two plans of equal engine cost the shorter wins. */
 const STEP_OVERHEAD = 0.5;
 
@@ -31,12 +38,14 @@ interface Edge extends PlanStep {
  */
 export class ConversionGraph {
   private readonly edges = new Map<string, Edge[]>();
+  private readonly joins: GraphJoin[] = [];
   // A graph never changes (a new set of engines makes a new graph), so its answers are kept.
   private readonly plansMemo = new Map<string, ConversionPlan[]>();
   private readonly targetsMemo = new Map<string, string[]>();
 
   constructor(descriptors: readonly EngineDescriptor[]) {
     for (const descriptor of descriptors) {
+      for (const join of descriptor.joins ?? []) this.joins.push({ ...join, engine: descriptor.id, engineClass: descriptor.engineClass, cost: join.cost ?? descriptor.cost });
       for (const pair of descriptor.pairs) {
         const from = pair.from.toLowerCase();
         const edge: Edge = {
@@ -149,6 +158,16 @@ export class ConversionGraph {
   lossesOf(from: string, to: string): ContentLoss[] {
     const plan = this.plan(from, to);
     return plan ? lossesOfPlan(plan) : [];
+  }
+
+  /** The joins into a format, cheapest first (among equals the engine listed first). */
+  joinsInto(format: string): GraphJoin[] {
+    return this.joins.filter((join) => join.into === format.toLowerCase()).sort((a, b) => a.cost - b.cost);
+  }
+
+  /** Every format some join writes. */
+  joinTargets(): string[] {
+    return [...new Set(this.joins.map((join) => join.into))].sort();
   }
 
   sourceFormats(): string[] {

@@ -22,6 +22,10 @@ export const PLATFORM_OPTION_SCHEMAS = {
   paper: z.enum(['a4', 'letter', 'legal', 'a3', 'a5']).describe("Paper size of a PDF printed from HTML (default: the page's CSS @page size, else a4)."),
   margin: z.number().int().min(0).max(50).describe('Margin of a PDF printed from HTML, in millimetres on every side, 0..50 (default 10).'),
   ocr: z.literal(true).describe('true: a searchable PDF, the page images with an invisible text layer read by OCR (pictures, and PDF pages that have no text).'),
+  // File operations two kinds of engine honour (a PDF's pages and a picture turn alike; pictures and documents lose
+  // their metadata to exiftool, sound and video to ffmpeg); an engine's own operations are declared in its descriptor.
+  rotate: z.literal([90, 180, 270]).describe('Turn clockwise by 90, 180 or 270 degrees (a picture; a PDF\'s pages, all or those of rotate_pages).'),
+  strip_metadata: z.literal(true).describe('true: remove metadata (EXIF and GPS, authors, editing history, encoder and location tags); the content stays as it is.'),
 } as const;
 
 /**
@@ -52,6 +56,11 @@ export interface OptionCatalogue {
   validate(raw: unknown, allowed: readonly OptionName[], choices?: ReadonlyArray<readonly OptionName[]>): OptionsValidation;
   /** The allowed values of an option, in words. */
   describeAllowed(name: OptionName): string;
+  /**
+   * Options whose values are secrets (a PDF's passwords), marked `.meta({ secret: true })`: kept only while the job
+   * needs them, never in a log, a dedupe key or an answer.
+   */
+  secretNames: OptionName[];
 }
 
 /**
@@ -72,6 +81,7 @@ export function optionCatalogue(descriptors: ReadonlyArray<Pick<EngineDescriptor
   return {
     schemas: schemas as unknown as OptionSchemas,
     names: Object.keys(schemas) as OptionName[],
+    secretNames: Object.keys(schemas).filter((name) => (schemas[name]!.meta() as { secret?: boolean } | undefined)?.secret === true) as OptionName[],
     describeAllowed,
     validate(raw, allowed, choices) {
       if (raw === undefined || raw === null) return { ok: true, options: {} };
@@ -100,8 +110,10 @@ export function optionCatalogue(descriptors: ReadonlyArray<Pick<EngineDescriptor
 /** A schema's allowed values, in words. */
 function describeSchema(schema: z.ZodType): string {
   if (schema instanceof z.ZodEnum) return `one of ${(schema.options as string[]).join(', ')}`;
-  if (schema instanceof z.ZodNumber) return `an integer from ${schema.minValue} to ${schema.maxValue}`;
-  if (schema instanceof z.ZodLiteral) return `only ${JSON.stringify(schema.value)}`;
+  if (schema instanceof z.ZodNumber) return schema.format === 'safeint' ? `an integer from ${schema.minValue} to ${schema.maxValue}` : `a number from ${schema.minValue} to ${schema.maxValue}`;
+  if (schema instanceof z.ZodLiteral) return schema.values.size > 1 ? `one of ${[...schema.values].map((value) => JSON.stringify(value)).join(', ')}` : `only ${JSON.stringify(schema.value)}`;
+  if (schema instanceof z.ZodObject) return `an object with ${Object.keys(schema.shape).join(', ')}`;
+  if (schema instanceof z.ZodString && !schema.description?.includes('"1-3,5"')) return `a string of at most ${schema.maxLength ?? 'any'} characters`;
   if (schema instanceof z.ZodArray) return `a list of 1 to 4 of ${(schema.element as z.ZodPipe<z.ZodString, z.ZodEnum>).out.options.join(', ')}`;
   return 'pages such as "1-3,5"';
 }

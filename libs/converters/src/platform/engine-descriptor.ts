@@ -53,6 +53,22 @@ export interface EnginePair {
   losses?: readonly ContentLoss[];
 }
 
+/**
+ * Several files an engine joins into one of a format: PDFs into one PDF (a page range each), pictures into a PDF (a
+ * page each), any files into an archive. A job of several files is converted member by member to one of `members`
+ * (or taken as it is), then joined.
+ */
+export interface EngineJoin {
+  /** The format of the joined file. */
+  into: string;
+  /** The formats the engine joins, or `any` (an archive holds any file as it is). */
+  members: readonly string[] | 'any';
+  /** The options the join honours (e.g. a merged PDF's `metadata`). */
+  options?: readonly OptionName[];
+  /** Relative cost of one join; of two joiners into one format, the cheaper one that takes every member wins. */
+  cost?: number;
+}
+
 /** Limits an engine enforces on every conversion; they fail with the spec's failure types. */
 export interface EngineLimits {
   timeoutMs: number;
@@ -125,6 +141,8 @@ export interface EngineDescriptor {
    * them from the registered engines. Their types are added to EngineOptionSchemas by declaration merging.
    */
   options?: Readonly<Record<string, z.ZodType>>;
+  /** The joins it makes of several files (its runtime's `join`). */
+  joins?: readonly EngineJoin[];
 }
 
 /** Every pair of `from` formats to `to` formats but the identities, with the same attributes. */

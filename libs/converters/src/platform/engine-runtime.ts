@@ -30,9 +30,24 @@ export interface StepContext {
   workDir: string;
 }
 
+/** Several files of the job's scratch directory joined into one (see EngineJoin), in the caller's order. */
+export interface JoinRequest {
+  /** The members, in order, each in the format the join takes (a PDF, a picture; any file for an archive). */
+  members: ReadonlyArray<{ path: string; format: string; /** The name the caller gave it (an archive's entry name), checked safe. */ name: string }>;
+  outputDir: string;
+  to: string;
+  /** The options of the job the join honours. */
+  options: ConversionOptions;
+}
+
 /** The files a step wrote, in order (pages in page order). */
 export interface StepOutcome {
   files: string[];
+  /**
+   * What the step did that the caller should be told, in words safe to show (`strip_metadata`: the tags it removed,
+   * by group). It reaches the job's status message and its signed delivery record.
+   */
+  notes?: string[];
 }
 
 /**
@@ -46,6 +61,8 @@ export interface EngineRuntime {
   start?(): Promise<void>;
   stop?(): Promise<void>;
   convert(request: StepRequest, context: StepContext): Promise<StepOutcome>;
+  /** Joins several files into one (its descriptor's `joins`). */
+  join?(request: JoinRequest, context: StepContext): Promise<StepOutcome>;
 }
 
 /** The one output file of a single-output step. */

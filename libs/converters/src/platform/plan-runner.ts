@@ -33,6 +33,8 @@ export interface PlanResult {
   plan: ConversionPlan;
   /** The last step's files, in order. */
   files: string[];
+  /** What the steps said they did (see StepOutcome.notes), in order. */
+  notes: string[];
 }
 
 /**
@@ -45,7 +47,7 @@ export async function runPlan(run: PlanRun, runtimes: ReadonlyMap<string, Engine
   if (runnable.length === 0) throw new ConversionError('provider_error', 'No engine for this conversion runs on this worker.', true);
   for (const [index, plan] of runnable.entries()) {
     try {
-      return { plan, files: await runSteps(plan, run, runtimes, index) };
+      return { plan, ...(await runSteps(plan, run, runtimes, index)) };
     } catch (error) {
       const last = index === runnable.length - 1;
       if (last || !(error instanceof ConversionError) || error.failureType !== 'provider_error' || run.signal.aborted) throw error;
@@ -54,17 +56,18 @@ export async function runPlan(run: PlanRun, runtimes: ReadonlyMap<string, Engine
   throw new Error('unreachable');
 }
 
-async function runSteps(plan: ConversionPlan, run: PlanRun, runtimes: ReadonlyMap<string, EngineRuntime>, attempt: number): Promise<string[]> {
+async function runSteps(plan: ConversionPlan, run: PlanRun, runtimes: ReadonlyMap<string, EngineRuntime>, attempt: number): Promise<Omit<PlanResult, 'plan'>> {
   const weights = stepWeights(plan);
   let done = 0;
   let input = run.inputPath;
   let files: string[] = [];
+  const notes: string[] = [];
   for (const [index, step] of plan.steps.entries()) {
     run.signal.throwIfAborted();
     const runtime = runtimes.get(step.engine)!;
     const outputDir = join(run.workDir, `plan-${attempt + 1}-step-${index + 1}`);
     mkdirSync(outputDir, { recursive: true }); // a few µs; through the thread pool ten times that
-    const options = Object.fromEntries(Object.entries(run.options).filter(([name]) => (step.options as readonly string[]).includes(name)));
+    const options = Object.fromEntries(Object.entries(run.options).filter(([name]) => lastTaking(plan, name) === index));
     const weight = weights[index]!;
     const startedAt = performance.now();
     const timed = (ok: boolean) => run.onStepEnd?.({ engine: step.engine, from: step.from, to: step.to, seconds: (performance.now() - startedAt) / 1000, ok });
@@ -87,6 +90,7 @@ async function runSteps(plan: ConversionPlan, run: PlanRun, runtimes: ReadonlyMa
     done += weight;
     run.onProgress?.(Math.round(done * 100));
     files = outcome.files;
+    notes.push(...(outcome.notes ?? []));
     if (files.length === 0) throw new ConversionError('unsupported_or_corrupt_input', 'The conversion produced no output.');
     if (index < plan.steps.length - 1) {
       if (files.length !== 1) throw new ConversionError('unknown', 'An intermediate step produced several files.');
@@ -94,5 +98,13 @@ async function runSteps(plan: ConversionPlan, run: PlanRun, runtimes: ReadonlyMa
     }
   }
   await assertHoldsText(plan.steps.at(-1)!.to, files);
-  return files;
+  return { files, notes };
+}
+
+/**
+ * The step an option is given to: the last that honours it, so an option is applied once (a trim cut twice, or a
+ * picture turned twice, would be another result than the one asked for).
+ */
+function lastTaking(plan: ConversionPlan, option: string): number {
+  return plan.steps.findLastIndex((step) => (step.options as readonly string[]).includes(option));
 }

@@ -3,7 +3,7 @@ import type { EngineLimits } from '../../platform/engine-descriptor.js';
 import { parseXml, type XmlElement } from '../../shared/xml/office-xml-tree.js';
 import { PackageError, readZipEntries } from '../../shared/zip-entries.js';
 import { decodeXmlReferences } from '../../shared/xml/xml-references.js';
-import { replaceZipEntries } from './zip-rewrite.js';
+import { replaceZipEntries } from '../../shared/zip-rewrite.js';
 
 /** A relationship part's own text: what rels parts a package may hold, and what they may weigh together. */
 const RELS_PART = /(^|\/)_rels\/[^/]*\.rels$/;

@@ -58,7 +58,7 @@ export class PdfInfoReader {
     throwIfEngineMissing(result, 'PDF');
     if (result.exitCode !== 0) {
       if (/incorrect password/i.test(result.stderrTail)) {
-        throw new ConversionError('security_rejected', 'The PDF is password-protected: remove the password and upload it again.', false, result.stderrTail);
+        throw new ConversionError('security_rejected', 'The PDF is password-protected: remove its password first (pdf → pdf with the decrypt option), then convert it.', false, result.stderrTail);
       }
       throw new ConversionError('unsupported_or_corrupt_input', 'The input could not be read as a PDF (it is damaged or not a PDF).', false, result.stderrTail);
     }

@@ -1,5 +1,5 @@
 import { crc32, deflateRawSync } from 'node:zlib';
-import { locateCentralDirectory, PackageError, ZIP_TAIL_BYTES } from '../../shared/zip-entries.js';
+import { locateCentralDirectory, PackageError, ZIP_TAIL_BYTES } from './zip-entries.js';
 
 const LOCAL_HEADER = 0x04034b50;
 const CENTRAL_HEADER = 0x02014b50;
