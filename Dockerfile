@@ -41,8 +41,9 @@ RUN apt-get update \
       fonts-noto-core fonts-noto-cjk fonts-symbola \
       ffmpeg \
       libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno \
-      poppler-utils ghostscript img2pdf pandoc imagemagick \
+      poppler-utils ghostscript qpdf img2pdf pandoc imagemagick \
       libarchive-tools calibre chromium \
+      libimage-exiftool-perl \
       tesseract-ocr ocrmypdf tesseract-ocr-osd \
       tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-por \
       tesseract-ocr-nld tesseract-ocr-rus tesseract-ocr-ara tesseract-ocr-heb tesseract-ocr-hin \

@@ -20,7 +20,9 @@ SERVICE_PACKAGES=(
   python3-uno                # the pool's UNO bridge (Debian's /usr/bin/python3)
   poppler-utils # pdfinfo, pdftoppm, pdftotext, pdftohtml (PDF engine), pdfimages and pdffonts (test checks)
   ghostscript   # PostScript to PDF, PDF/A, PDF compression (always -dSAFER)
+  qpdf          # PDF operations (rotate, stamp, encrypt, decrypt, flatten, split, merge); the tests' PDF producer and reader too
   img2pdf       # images to PDF, lossless
+  libimage-exiftool-perl # exiftool: metadata of pictures, PDFs and office documents removed, a PDF's title and author set
   imagemagick   # bmp ico tga ppm pgm pbm psd jp2 heic pcx xpm, under our own policy
   pandoc        # markup engine (md rst org tex ipynb epub ↔ office formats), always --sandbox
   calibre       # e-books engine (ebook-convert: epub mobi azw3 fb2 ↔ each other, docx odt → e-books)
@@ -40,7 +42,6 @@ TEST_PACKAGES=(
   file          # libmagic, the detection baseline
   apparmor      # apparmor_parser: the tests compile the worker container's AppArmor profile (deploy/worker-apparmor)
   7zip          # 7-Zip (7zz): the archive tests' 7z producer and reader, independent of bsdtar
-  qpdf          # the tests' PDF producer (merged and encrypted samples) and PDF reader
   unzip         # the LibreOffice tests list and read OOXML/ODF outputs with it
   python3-yaml  # the data tests read YAML outputs with PyYAML (Debian's /usr/bin/python3), not with our parser
   libheif-examples # heif-convert: the conversion matrix reads AVIF and HEIC pictures (with their transparency) with libheif, not with sharp

@@ -50,6 +50,7 @@ const CASES: Case[] = [
   { engine: 'poppler', from: 'pdf', to: 'txt', processes: ['pdftotext'], input: sample('pdf') },
   { engine: 'ghostscript', from: 'eps', to: 'pdf', processes: ['gs'], input: sample('eps') },
   { engine: 'img2pdf', from: 'png', to: 'pdf', processes: ['img2pdf'], input: sample('png') },
+  { engine: 'qpdf', from: 'pdf', to: 'zip', processes: ['qpdf'], input: sample('pdf') },
   { engine: 'archives', from: 'zip', to: 'tar', processes: ['bsdtar'], input: sample('zip') },
 ];
 const MOST_TRIES = 15;

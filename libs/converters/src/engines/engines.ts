@@ -8,6 +8,7 @@ import { CALIBRE_DESCRIPTOR } from './calibre/calibre.descriptor.js';
 import { CHROMIUM_DESCRIPTOR } from './chromium/chromium.descriptor.js';
 import type { ChromiumRuntimeOptions } from './chromium/chromium.runtime.js';
 import { DATA_DESCRIPTOR } from './data/data.descriptor.js';
+import { EXIFTOOL_DESCRIPTOR } from './exiftool/exiftool.descriptor.js';
 import { FFMPEG_AUDIO_DESCRIPTOR } from './ffmpeg/ffmpeg-audio.descriptor.js';
 import { FFMPEG_SUBTITLES_DESCRIPTOR } from './ffmpeg/ffmpeg-subtitles.descriptor.js';
 import { FFMPEG_VIDEO_DESCRIPTOR } from './ffmpeg/ffmpeg-video.descriptor.js';
@@ -21,8 +22,13 @@ import { OCR_DESCRIPTOR } from './ocr/ocr.descriptor.js';
 // An engine with options of its own adds their types to the platform's (EngineOptionSchemas) by declaration merging in
 // its descriptor: a bare import keeps that declaration in the package's typings, where the named one is elided.
 import './ocr/ocr.descriptor.js';
+import './ffmpeg/ffmpeg-options.js';
+import './exiftool/exiftool.descriptor.js';
+import './sharp/sharp.descriptor.js';
 import { PANDOC_DESCRIPTOR } from './pandoc/pandoc.descriptor.js';
 import { POPPLER_DESCRIPTOR } from './poppler/poppler.descriptor.js';
+import { QPDF_DESCRIPTOR } from './qpdf/qpdf.descriptor.js';
+import './qpdf/qpdf.descriptor.js';
 import { SHARP_DESCRIPTOR } from './sharp/sharp.descriptor.js';
 
 /** What a worker makes its engines' runtimes from: one engine sandbox, its runner, its Node hosts, its settings. */
@@ -78,10 +84,12 @@ export const ENGINES: readonly EngineRegistration[] = [
   hosted(OFFICE_MARKDOWN_DESCRIPTOR),
   { descriptor: POPPLER_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./poppler/poppler.runtime.js')).PopplerRuntime(runner, undefined, nodeHost) },
   { descriptor: GHOSTSCRIPT_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./ghostscript/ghostscript.runtime.js')).GhostscriptRuntime(runner) },
+  { descriptor: QPDF_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./qpdf/qpdf.runtime.js')).QpdfRuntime(runner) },
   { descriptor: IMG2PDF_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./img2pdf/img2pdf.runtime.js')).Img2pdfRuntime(runner, undefined, nodeHost) },
   hosted(DATA_DESCRIPTOR),
   { descriptor: ARCHIVES_DESCRIPTOR, runtime: async ({ runner }) => new (await import('./archives/archives.runtime.js')).ArchivesRuntime(runner) },
   { descriptor: OCR_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./ocr/ocr.runtime.js')).OcrRuntime(runner, nodeHost) },
+  { descriptor: EXIFTOOL_DESCRIPTOR, runtime: async ({ runner, nodeHost }) => new (await import('./exiftool/exiftool.runtime.js')).ExiftoolRuntime(runner, nodeHost) },
 ];
 
 /** Every engine's descriptor, in the list's order. */

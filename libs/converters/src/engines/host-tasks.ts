@@ -1,6 +1,7 @@
 import type { HostTaskDeclaration } from '../platform/node-host/node-host.protocol.js';
 import { CALIBRE_HOST_TASKS } from './calibre/calibre.host-tasks.js';
 import { DATA_HOST_TASKS } from './data/data.host-tasks.js';
+import { EXIFTOOL_HOST_TASKS } from './exiftool/exiftool.host-tasks.js';
 import { IMG2PDF_HOST_TASKS } from './img2pdf/img2pdf.host-tasks.js';
 import { LIBREOFFICE_HOST_TASKS } from './libreoffice/libreoffice.host-tasks.js';
 import { OCR_HOST_TASKS } from './ocr/ocr.host-tasks.js';
@@ -22,4 +23,5 @@ export const HOST_TASKS: readonly HostTaskDeclaration[] = [
   ...OCR_HOST_TASKS,
   ...LIBREOFFICE_HOST_TASKS,
   ...CALIBRE_HOST_TASKS,
+  ...EXIFTOOL_HOST_TASKS,
 ];

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,8 @@ import {
   mimeOf,
   samplePicture,
   pdfPages,
+  pdfText,
+  zipEntries,
   postScript,
   SAMPLE_CELLS,
   SAMPLE_HEADING,
@@ -128,6 +131,8 @@ interface Sample {
   typedCells?: boolean;
   /** Subtitles: the cues it holds. */
   cues?: Cue[];
+  /** A PDF: its pages (split into a ZIP, a part each). */
+  pdfPages?: number;
 }
 const samples = new Map<string, Sample>();
 /** Pictures of printed words, one per picture format: what a picture to txt or md (OCR) is proven with. */
@@ -182,11 +187,16 @@ function expectSound(file: string, target: string, source: SoundFacts): void {
   if (isTone) expect(Math.abs(output.toneHz - source.toneHz) / source.toneHz, `${target}: pitch ${output.toneHz.toFixed(0)} Hz of ${source.toneHz.toFixed(0)} Hz`).toBeLessThanOrEqual(0.05);
 }
 
-async function check(target: string, files: string[], source: Sample, losses: readonly ContentLoss[]): Promise<void> {
+async function check(target: string, files: string[], source: Sample, losses: readonly ContentLoss[], sameFormat = false): Promise<void> {
   expect(files.length).toBeGreaterThanOrEqual(1);
+  // A sound or a video to its own format (trimmed, its metadata removed: ffmpeg's) keeps the source's codecs.
+  const sameMedia = sameFormat && (target in AUDIO_CODECS || isVideo.has(target) || target === 'amr');
   for (const file of files) {
     expect(statSync(file).size).toBeGreaterThan(0);
-    if (target in IMAGE_FORMATS) {
+    if (sameMedia) {
+      expect(ffprobeEntries(file, 'stream=codec_name')).toEqual(ffprobeEntries(source.path, 'stream=codec_name'));
+      expect(Number(ffprobeEntries(file, 'format=duration')[0])).toBeGreaterThan(0.5);
+    } else if (target in IMAGE_FORMATS) {
       const meta = await sharp(file, { pages: -1 }).metadata();
       expect(meta.format).toBe(IMAGE_FORMATS[target]);
       expect(meta.width).toBeGreaterThan(0);
@@ -221,13 +231,21 @@ async function check(target: string, files: string[], source: Sample, losses: re
       expectMarkup(file, target, source.marker ?? '');
     } else if (TEXT_TARGETS.has(target)) {
       expectDocument(file, target, source.marker ?? '');
+    } else if (target === 'zip' && source.pdfPages) {
+      // A PDF split into parts (qpdf; a part per page when no split is asked): every page, in order, a PDF each.
+      const names = zipEntries(file);
+      expect(names).toEqual(Array.from({ length: source.pdfPages }, (_, i) => `part-${String(i + 1).padStart(3, '0')}.pdf`));
+      const parts = mkdtempSync(join(dir, 'parts-'));
+      execFileSync('unzip', ['-q', file, '-d', parts]);
+      for (const name of names) expect(pdfPages(join(parts, name)), name).toBe(1);
+      expect(pdfText(join(parts, names[0]!))).toContain(source.marker ?? '');
     } else if (isArchiveSampleFormat(target)) {
       expectArchive(file, target);
     } else {
       throw new Error(`no check for the target ${target}: a pair without a check may not be advertised`);
     }
     if (source.pixels && isPicture(target) && (!source.video || losses.includes('still-frame'))) expectPixels(file, target, source.pixels, losses);
-    if (source.sound && (target in AUDIO_CODECS || target in VIDEO_CODECS)) expectSound(file, target, source.sound);
+    if (source.sound && (target in AUDIO_CODECS || target in VIDEO_CODECS || sameMedia)) expectSound(file, target, source.sound);
     if (losses.includes('picture')) expect(ffprobeEntries(file, 'stream=codec_type', 'v'), `${target}: no picture`).toEqual([]);
     if (source.cues && target in SUBTITLES) expect(readCues(file, target), `${target}: cues`).toEqual(source.cues);
     if (source.table && ROW_READABLE_FORMATS.has(target)) {
@@ -304,7 +322,7 @@ async function writeSamples(wanted: ReadonlySet<string>, wantTextPictures: boole
   samples.set('odp', write('slides.odp', sampleOdp(), SAMPLE_HEADING));
   if (wants('eps')) samples.set('eps', { path: ghostscriptEps(dir, 'figure', 'Fileshift EPS figure') });
   if (wants('ps')) samples.set('ps', write('pages.ps', postScript(['Fileshift PostScript page one', 'page two']), 'Fileshift PostScript'));
-  if (wants('pdf')) samples.set('pdf', { path: ghostscriptPdf(dir, 'three-pages', ['Fileshift PDF page one', 'page two', 'page three'], SAMPLE_TABLES['pdf']), marker: 'Fileshift PDF' });
+  if (wants('pdf')) samples.set('pdf', { path: ghostscriptPdf(dir, 'three-pages', ['Fileshift PDF page one', 'page two', 'page three'], SAMPLE_TABLES['pdf']), marker: 'Fileshift PDF', pdfPages: 3 });
   const legacy = LEGACY_OFFICE.filter(({ to }) => wanted.has(to));
   if (legacy.length > 0) {
     await writeLegacyOfficeSamples(dir, legacy.map(({ from, to }) => ({ from: samples.get(from)!.path, to, output: join(dir, `legacy.${to}`) })));
@@ -367,7 +385,7 @@ export async function provePair(source: string, target: string, { plans = graph.
   const workDir = join(dir, 'runs', name);
   const inputPath = scratchWithInput(workDir, sample.path);
   const { plan, files } = await runPlan({ plans, inputPath, workDir, options, signal: new AbortController().signal }, available);
-  await check(target, files, sample, lossesOfPlan(plan));
+  await check(target, files, sample, lossesOfPlan(plan), source === target);
   return { plan, files };
 }
 

@@ -1,11 +1,11 @@
-import { chmod, lstat, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, link, lstat, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { archiveName, assertFormat, type ListedEntry, ListingCheck, parseEntryLine, parseFormatLine, tooLarge } from './archive-listing.js';
 import { ConversionError } from '../../platform/conversion-error.js';
 import { ARCHIVE_FORMATS, ARCHIVES_DESCRIPTOR, type ArchiveFormat } from './archives.descriptor.js';
 import { sampleTree, watchDirectory } from '../../platform/directory-size.watcher.js';
 import { probeVersions, throwIfEngineMissing } from '../../platform/engine-probe.js';
-import { type EngineAvailability, type EngineRuntime, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
+import { type EngineAvailability, type EngineRuntime, type JoinRequest, singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
 import { SandboxedProcessRunner, type SandboxedResult, type SandboxedRun } from '../../platform/sandboxed-process.runner.js';
 import { StepDeadline } from '../../platform/step-deadline.js';
 
@@ -126,6 +126,53 @@ export class ArchivesRuntime implements EngineRuntime {
       const list = join(scratch, 'entries.list');
       // "./" first: a name such as "-C" or "@x" stays a name; -s takes the "./" off again in the archive.
       await writeFile(list, extracted.paths.map((path) => `./${path}\0`).join(''));
+      await this.pack(tree, list, outputPath, to, context, deadline);
+    } catch (error) {
+      await rm(outputPath, { force: true });
+      throw error;
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+    context.onProgress?.(100);
+    return { files: [outputPath] };
+  }
+
+  /**
+   * Any files into one archive, as entries named by the caller's names (checked again here, made unique), bytes
+   * unchanged: staged under those names in a directory of the step (hard links, copies where an inode comes twice) and
+   * packed as a conversion's tree is.
+   */
+  async join(request: JoinRequest, context: StepContext): Promise<StepOutcome> {
+    const to = request.to;
+    if (!isArchive(to)) throw new ConversionError('unsupported_output_format', `This engine does not join files into ${to}.`);
+    if (request.members.length === 0) throw new ConversionError('unsupported_or_corrupt_input', 'There are no files to put into the archive.');
+    const maxEntries = context.limits.maxEntries ?? Number.POSITIVE_INFINITY;
+    if (request.members.length > maxEntries) throw new ConversionError('file_too_large', `An archive holds at most ${maxEntries} files here; ${request.members.length} were given.`);
+    context.signal.throwIfAborted();
+    const deadline = new StepDeadline(context.limits.timeoutMs);
+    const outputPath = singleOutput(resolve(request.outputDir), to);
+    const names = entryNames(request.members.map((member) => member.name));
+    const scratch = await mkdtemp(join(resolve(context.workDir), 'fileshift-archive-join-'));
+    try {
+      const tree = join(scratch, 'entries');
+      await mkdir(tree);
+      const staged = new Set<string>();
+      for (const [index, member] of request.members.entries()) {
+        const source = resolve(member.path);
+        const info = await lstat(source);
+        if (!info.isFile()) throw new ConversionError('unsupported_or_corrupt_input', `File ${index + 1} (${member.name}) is not a file.`);
+        const entry = join(tree, names[index]!);
+        // A link is free; the same file twice is copied, so no entry becomes a tar hard link to another.
+        const inode = `${info.dev}:${info.ino}`;
+        if (staged.has(inode)) await copyFile(source, entry);
+        else await link(source, entry).catch(() => copyFile(source, entry));
+        staged.add(inode);
+        await chmod(entry, 0o644);
+      }
+      context.onProgress?.(10);
+      const list = join(scratch, 'entries.list');
+      // "./" first: a name such as "-C" or "@x" stays a name; -s takes the "./" off again in the archive.
+      await writeFile(list, names.map((name) => `./${name}\0`).join(''));
       await this.pack(tree, list, outputPath, to, context, deadline);
     } catch (error) {
       await rm(outputPath, { force: true });
@@ -280,4 +327,25 @@ async function walkExtracted(tree: string): Promise<Extracted> {
   };
   await visit('');
   return { paths, bytes };
+}
+
+/**
+ * The entry names of a join's members: each a plain file name (the caller checked them; refused here again if not),
+ * equal names (ignoring case: Windows and macOS would extract one over the other) made unique as "name (2).ext".
+ */
+function entryNames(names: readonly string[]): string[] {
+  const taken = new Set<string>();
+  return names.map((name, index) => {
+    // No separator (nor Windows's), no NUL, no option-like or hidden name; "." and ".." are hidden names.
+    // eslint-disable-next-line no-control-regex -- NUL is what is refused
+    if (name === '' || /[/\\\u0000]/.test(name) || name.startsWith('-') || name.startsWith('.')) {
+      throw new ConversionError('security_rejected', `File ${index + 1}'s name is not a plain file name; an archive's entries are named by plain file names only.`);
+    }
+    const dot = name.lastIndexOf('.');
+    const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    let unique = name;
+    for (let n = 2; taken.has(unique.toLowerCase()); n++) unique = `${stem} (${n})${extension}`;
+    taken.add(unique.toLowerCase());
+    return unique;
+  });
 }

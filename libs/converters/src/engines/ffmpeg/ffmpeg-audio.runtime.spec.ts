@@ -40,9 +40,9 @@ describe('FfmpegAudioRuntime (Debian package ffmpeg)', () => {
     expect((await runtime.probe()).available).toBe(true);
   });
 
-  it('offers every pair of 14 formats it reads to the 13 it writes (amr is read only)', () => {
-    expect(FFMPEG_AUDIO_DESCRIPTOR.pairs).toHaveLength(14 * 13 - 13);
-    expect(FFMPEG_AUDIO_DESCRIPTOR.pairs.some((pair) => pair.to === 'amr')).toBe(false);
+  it('offers every pair of 14 formats it reads to the 13 it writes, and each to itself (amr only to itself: copied)', () => {
+    expect(FFMPEG_AUDIO_DESCRIPTOR.pairs).toHaveLength(14 * 13 - 13 + 14);
+    expect(FFMPEG_AUDIO_DESCRIPTOR.pairs.filter((pair) => pair.to === 'amr')).toEqual([{ from: 'amr', to: 'amr', options: ['trim', 'strip_metadata'] }]);
   });
 
   const cases: Array<[() => string, string, string, RegExp, string]> = [

@@ -40,8 +40,8 @@ describe('FfmpegVideoRuntime (Debian package ffmpeg)', () => {
     expect((await runtime.probe()).available).toBe(true);
   });
 
-  it('offers 11 video formats → 6 video targets, 13 audio targets and 2 poster formats', () => {
-    expect(FFMPEG_VIDEO_DESCRIPTOR.pairs).toHaveLength(11 * 6 - 5 + 11 * 13 + 11 * 2);
+  it('offers 11 video formats → 6 video targets and each to itself, 13 audio targets and 2 poster formats', () => {
+    expect(FFMPEG_VIDEO_DESCRIPTOR.pairs).toHaveLength(11 * 6 - 5 + 11 + 11 * 13 + 11 * 2);
   });
 
   it('converts mp4 to webm: VP9 and Opus, duration kept, progress rising to 100, nothing left behind', async () => {

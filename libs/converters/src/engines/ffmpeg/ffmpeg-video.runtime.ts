@@ -3,6 +3,7 @@ import { FFMPEG_VIDEO_DESCRIPTOR, type POSTER_WRITES, type VIDEO_WRITES } from '
 import { singleOutput, type StepContext, type StepOutcome, type StepRequest } from '../../platform/engine-runtime.js';
 import { AUDIO_ENCODINGS, type AudioTarget, effectiveBitrate } from './ffmpeg-formats.js';
 import { FfmpegEngine } from './ffmpeg-engine.js';
+import { IDENTITY_MUXERS, keyframeAt, shown, STRIP_ARGS, strippingMetadata, type TrimWindow, trimWindow, windowArgs } from './ffmpeg-operations.js';
 import { type MediaProbe, probeMedia, runFfmpeg } from './ffmpeg-process.js';
 
 /** H.264 and yuv420p want even dimensions; odd ones are rounded down by one pixel. */
@@ -31,6 +32,21 @@ const VIDEO_ENCODINGS: Record<VideoTarget, string[]> = {
   ],
 };
 
+/**
+ * The picture's codec when a trim of a video to its own format must encode it (a cut that a copy would not make
+ * exact): the format's usual codec, at a quality close to the source's (CRF 18). Only the picture (`:V`, not cover
+ * art) is encoded; sound and subtitles are copied.
+ */
+const H264_EDIT = ['-c:V', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt:V', 'yuv420p', '-filter:V', EVEN_SIZE];
+const EDIT_ENCODINGS: Readonly<Record<string, readonly string[]>> = {
+  mp4: H264_EDIT, mov: H264_EDIT, mkv: H264_EDIT, m2ts: H264_EDIT, '3gp': H264_EDIT, flv: H264_EDIT,
+  webm: ['-c:V', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', '-crf', '30', '-b:V', '0', '-pix_fmt:V', 'yuv420p', '-filter:V', EVEN_SIZE],
+  avi: ['-c:V', 'mpeg4', '-q:V', '3', '-tag:V', 'xvid', '-pix_fmt:V', 'yuv420p', '-filter:V', EVEN_SIZE],
+  ogv: ['-c:V', 'libtheora', '-q:V', '7', '-pix_fmt:V', 'yuv420p', '-filter:V', EVEN_SIZE],
+  wmv: ['-c:V', 'wmv2', '-q:V', '3', '-pix_fmt:V', 'yuv420p', '-filter:V', EVEN_SIZE],
+  mpeg: ['-c:V', 'mpeg2video', '-q:V', '2', '-pix_fmt:V', 'yuv420p', '-filter:V', EVEN_SIZE],
+};
+
 const POSTER_ENCODINGS: Record<(typeof POSTER_WRITES)[number], string[]> = {
   png: ['-c:v', 'png', '-f', 'image2', '-update', '1'],
   jpg: ['-c:v', 'mjpeg', '-q:v', '2', '-pix_fmt', 'yuvj420p', '-f', 'image2', '-update', '1'],
@@ -55,29 +71,83 @@ export class FfmpegVideoRuntime extends FfmpegEngine {
 
   async convert(request: StepRequest, context: StepContext): Promise<StepOutcome> {
     const to = request.to;
+    const identity = request.from === to;
     const isVideo = Object.hasOwn(VIDEO_ENCODINGS, to);
     const isPoster = Object.hasOwn(POSTER_ENCODINGS, to);
-    if (!isVideo && !isPoster && !Object.hasOwn(AUDIO_ENCODINGS, to)) throw new ConversionError('unsupported_output_format', `This engine does not write ${to}.`);
+    if (identity ? !Object.hasOwn(IDENTITY_MUXERS, to) : !isVideo && !isPoster && !Object.hasOwn(AUDIO_ENCODINGS, to)) {
+      throw new ConversionError('unsupported_output_format', `This engine does not write ${to}.`);
+    }
     const media = await probeMedia(this.tools, request, context, 'video');
     const maxDuration = context.limits.maxDurationSeconds ?? FFMPEG_VIDEO_DESCRIPTOR.limits.maxDurationSeconds!;
-    const durationSeconds = Math.min(media.durationSeconds, maxDuration);
     const outputPath = singleOutput(request.outputDir, to);
-    const run = (args: string[], kind: string, duration = durationSeconds) => runFfmpeg(this.tools, request, context, { args, outputPath, durationSeconds: duration, kind });
 
-    if (!isVideo && !isPoster) {
-      if (!media.hasAudio) throw new ConversionError('unsupported_or_corrupt_input', 'The video has no sound track.');
-      await run(['-t', String(maxDuration), '-map', '0:a:0', '-vn', '-sn', '-dn', '-map_metadata', '-1', ...AUDIO_ENCODINGS[to as AudioTarget]({ bitrate: effectiveBitrate(to, request.options.bitrate, media.audioChannels) })], 'audio');
-      return { files: [outputPath] };
-    }
-    this.checkFrames(media, context);
     if (isPoster) {
-      const offset = Math.min(media.durationSeconds / 10, POSTER_MAX_OFFSET_SECONDS);
-      await run(['-ss', offset.toFixed(3), '-map', '0:v:0', '-frames:v', '1', '-an', '-sn', '-dn', '-map_metadata', '-1', ...POSTER_ENCODINGS[to as 'png']], 'video', 0);
+      this.checkFrames(media, context);
+      const { inputOptions, args } = this.still(request, media);
+      await runFfmpeg(this.tools, request, context, { inputOptions, args: [...args, ...POSTER_ENCODINGS[to as 'png']], outputPath, durationSeconds: 0, kind: 'video' });
       return { files: [outputPath] };
     }
-    const { args, limitSeconds } = videoOutputArgs(to as VideoTarget, maxDuration);
-    await run(args, 'video', Math.min(durationSeconds, limitSeconds));
-    return { files: [outputPath] };
+
+    const window = trimWindow(request.options.trim, media.durationSeconds, maxDuration);
+    const { inputOptions, length } = windowArgs(window);
+    const strip = request.options.strip_metadata === true;
+    let durationSeconds = Math.max(0, Math.min(media.durationSeconds - window.start, window.seconds));
+    let args: string[];
+    let kind = 'video';
+    if (identity) {
+      args = await this.identityArgs(request, context, media, window, strip);
+    } else if (!isVideo) {
+      if (!media.hasAudio) throw new ConversionError('unsupported_or_corrupt_input', 'The video has no sound track.');
+      kind = 'audio';
+      args = [...length, '-map', '0:a:0', '-vn', '-sn', '-dn', '-map_metadata', '-1', ...(strip ? STRIP_ARGS : []), ...AUDIO_ENCODINGS[to as AudioTarget]({ bitrate: effectiveBitrate(to, request.options.bitrate, media.audioChannels) })];
+    } else {
+      this.checkFrames(media, context);
+      const output = videoOutputArgs(to as VideoTarget, window.seconds);
+      args = [...output.args, ...(strip ? STRIP_ARGS : [])];
+      durationSeconds = Math.min(durationSeconds, output.limitSeconds);
+    }
+    const write = () => runFfmpeg(this.tools, request, context, { inputOptions, args, outputPath, durationSeconds, kind });
+    const notes = strip ? await strippingMetadata(this.tools, request, context, outputPath, kind, write) : (await write(), []);
+    return { files: [outputPath], ...(window.notes.length + notes.length > 0 ? { notes: [...window.notes, ...notes] } : {}) };
+  }
+
+  /**
+   * A video to its own format. Copied, streams and all, unless a cut would not be exact: a copy cuts between packets,
+   * which is between frames only where the packets are in display order (no B-frames) and the first one is a keyframe
+   * (the start is 0 or on one). Otherwise the picture is encoded again, exact to the frame, and the rest copied.
+   * Data tracks (timecode, telemetry) are left out: a muxer may not take them back.
+   */
+  private async identityArgs(request: StepRequest, context: StepContext, media: MediaProbe, window: TrimWindow, strip: boolean): Promise<string[]> {
+    const { length } = windowArgs(window);
+    const video = media.video;
+    const copy = !window.cuts || !video || (!video.reordered && (window.start === 0 || (await keyframeAt(this.tools, request, context, media, window.start))));
+    const muxer = ['-f', IDENTITY_MUXERS[request.to]!];
+    // Stripped, only the content: the picture (not cover art), sound and subtitles; attachments and chapters stay behind.
+    const content = ['-map', '0:V?', '-map', '0:a?', '-map', '0:s?'];
+    // After a seek, a copied track starts at its first packet at or after the start, not at the keyframe before it
+    // (without a seek, packets before 0 are the codec's priming: they stay).
+    const fromStart = window.start > 0 ? ['-copypriorss', '0'] : [];
+    if (copy) return [...length, ...(strip ? content : ['-map', '0', '-map', '-0:d']), '-c', 'copy', ...fromStart, ...(strip ? STRIP_ARGS : []), ...muxer];
+    this.checkFrames(media, context);
+    return [...length, ...content, ...(strip ? [] : ['-map', '0:t?']), '-c', 'copy', ...EDIT_ENCODINGS[request.to]!, ...fromStart, ...(strip ? STRIP_ARGS : []), ...muxer];
+  }
+
+  /**
+   * The still: the frame at the `frame` option's time (an input seek, decoded up to the frame: exact), else the frame a
+   * tenth into the video. A time past the video's end fails; one within its last frame takes that frame.
+   */
+  private still(request: StepRequest, media: MediaProbe): { inputOptions: string[]; args: string[] } {
+    const at = request.options.frame;
+    const tracks = ['-frames:v', '1', '-an', '-sn', '-dn', '-map_metadata', '-1'];
+    if (at === undefined) {
+      const offset = Math.min(media.durationSeconds / 10, POSTER_MAX_OFFSET_SECONDS);
+      return { inputOptions: [], args: ['-ss', offset.toFixed(3), '-map', '0:v:0', ...tracks] };
+    }
+    const end = media.video?.durationSeconds || media.durationSeconds;
+    if (end > 0 && at >= end) throw new ConversionError('unsupported_or_corrupt_input', `The frame at ${shown(at)} s is after the end of the video (${shown(end)} s).`);
+    const frameSeconds = media.video?.frameRate ? 1 / media.video.frameRate : 0;
+    const seek = end > 0 ? Math.min(at, Math.max(0, end - frameSeconds)) : at;
+    return { inputOptions: ['-ss', seek.toFixed(6)], args: ['-map', '0:V:0', ...tracks] };
   }
 
   /** Refuses a file without a picture, or with frames past the pixel limit, before decoding any. */
