@@ -80,6 +80,8 @@ export const FULL_SUITES: readonly SuiteSpec[] = [
     cores: 0.8,
     runs: [{ project: 'libs/converters', files: ['test/sandbox-*.spec.ts', 'test/memory-bound.spec.ts', 'test/sandboxed-process.runner.spec.ts', 'test/warm-pool.spec.ts', 'test/node-host.spec.ts', 'src/engines/libreoffice/libreoffice-*.spec.ts'] }],
   },
+  // File operations (rotate, stamp, protect, trim, strip metadata…) and joins: the engines that do them, each checked by another reader.
+  { name: 'converters:operations', cores: 1, runs: [{ project: 'libs/converters', files: ['src/engines/qpdf/**', 'src/engines/exiftool/**', 'src/engines/**/*.operations.spec.ts'] }] },
   { name: 'converters:engines', cores: 1, runs: [{ project: 'libs/converters', files: 'rest' }] },
 
   { name: 'api:faults', cores: 0.5, runs: [{ project: 'apps/api', files: ['test/faults.e2e.spec.ts', 'test/worker-crash.e2e.spec.ts'] }] },
@@ -87,7 +89,8 @@ export const FULL_SUITES: readonly SuiteSpec[] = [
   { name: 'api:processes', cores: 0.8, runs: [{ project: 'apps/api', files: ['test/readme-path.e2e.spec.ts', 'test/hosts-apart.e2e.spec.ts', 'test/key-api-access.e2e.spec.ts', 'test/engine-sandbox.e2e.spec.ts', 'test/startup.e2e.spec.ts', 'test/roles.e2e.spec.ts', 'test/embedded-database.spec.ts', 'test/migrations.spec.ts', 'test/private-servers.spec.ts'] }] },
   { name: 'api:conversions', cores: 1, runs: [{ project: 'apps/api', files: ['test/documents.e2e.spec.ts', 'test/media.e2e.spec.ts', 'test/archives.e2e.spec.ts', 'test/conversion-options.e2e.spec.ts', 'test/convert-file.e2e.spec.ts', 'test/status-wait.e2e.spec.ts', 'test/object-storage*.e2e.spec.ts', 'test/metrics.e2e.spec.ts'] }] },
   { name: 'api:outbound', cores: 1, runs: [{ project: 'apps/api', files: ['test/source-urls.e2e.spec.ts', 'test/webhooks.e2e.spec.ts'] }] },
-  { name: 'api:mcp', cores: 1, runs: [{ project: 'apps/api', files: ['test/mcp-endpoint.e2e.spec.ts', 'test/mcp-conformance.e2e.spec.ts'] }] },
+  { name: 'api:operations', cores: 1, runs: [{ project: 'apps/api', files: ['test/file-joins.e2e.spec.ts', 'test/file-operations.e2e.spec.ts'] }] },
+  { name: 'api:mcp', cores: 1, runs: [{ project: 'apps/api', files: ['test/mcp-endpoint.e2e.spec.ts', 'test/mcp-endpoint-joins.e2e.spec.ts', 'test/mcp-conformance.e2e.spec.ts'] }] },
   { name: 'api:rest', cores: 1, runs: [{ project: 'apps/api', files: 'rest' }] },
 
   { name: 'sdk', cores: 1, runs: [{ project: 'libs/sdk', files: 'rest' }] },

@@ -20,7 +20,7 @@ import { keyApiPublicError } from './key-api/key-api-errors.js';
 import { x402PublicError } from './x402-api/x402-errors.js';
 import { PinoNestLogger } from './logging/pino-nest-logger.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
-import { MAX_UPLOAD_BYTES } from './config/upload-limit.js';
+import { MAX_JOIN_FILES, MAX_UPLOAD_BYTES } from './config/upload-limit.js';
 import { allowMcpContent } from './mcp-endpoint/mcp-body-limit.js';
 import fastifyMultipart from '@fastify/multipart';
 
@@ -69,7 +69,7 @@ export async function createHttpApp(config: AppConfig, logger: Logger): Promise<
   // Binary bodies (the key API's detect_file_type) arrive as a Buffer; each route bounds its size.
   fastify.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   await app.register(fastifyMultipart as never, {
-    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: MAX_JOIN_FILES, fields: 10, fieldSize: 4096, parts: MAX_JOIN_FILES + 10 },
   });
   app.useGlobalFilters(new HttpExceptionFilter({ x402: x402PublicError, key: keyApiPublicError, other: x402PublicError }));
   await app.init();

@@ -18,8 +18,9 @@ import { JobRecordsApart1764300000000 } from './database/migrations/176430000000
 import { PaymentIdentifiers1764400000000 } from './database/migrations/1764400000000-payment-identifiers.js';
 import { DeliveryRecords1764500000000 } from './database/migrations/1764500000000-delivery-records.js';
 import { WebhookDeliveries1764600000000 } from './database/migrations/1764600000000-webhook-deliveries.js';
+import { JobJoins1764700000000 } from './database/migrations/1764700000000-job-joins.js';
 
 /** The tables of the service and their migrations: explicit lists, identical in src/ and dist/ — no globs. */
 export const ENTITIES = [PaymentRecord, ConversionJob, JobTombstone, JobLeaseRecord, ResultPurchase, ApiKey, KeyApiUpload, KeyApiConversion, DeploymentIdentity, WebhookDelivery];
-export const MIGRATIONS = [CreatePaymentRecords1763800000000, CreateConversionJobs1763900000000, CreateKeyApiTables1764000000000, JobLeasesAndDeployment1764100000000, ConversionPlans1764200000000, JobRecordsApart1764300000000, PaymentIdentifiers1764400000000, DeliveryRecords1764500000000, WebhookDeliveries1764600000000];
+export const MIGRATIONS = [CreatePaymentRecords1763800000000, CreateConversionJobs1763900000000, CreateKeyApiTables1764000000000, JobLeasesAndDeployment1764100000000, ConversionPlans1764200000000, JobRecordsApart1764300000000, PaymentIdentifiers1764400000000, DeliveryRecords1764500000000, WebhookDeliveries1764600000000, JobJoins1764700000000];
 export const SCHEMA: DatabaseSchema = { entities: ENTITIES, migrations: MIGRATIONS };

@@ -27,6 +27,28 @@ export interface ResultManifest {
   files: FileDigest[];
   /** The files inside a bundle (a ZIP of pages), in page order, as named in it. */
   bundled?: Array<FileDigest & { filename: string }>;
+  /** A job of several files: the steps each member ran before the join (none: joined as it is), in order. */
+  members?: Array<{ steps: ResultManifest['steps'] }>;
+  /** What the engines said they did, in words safe to show (`strip_metadata`: the tags removed). */
+  notes?: string[];
+}
+
+/** One file of a job of several, as it was asked for: stored under `jobMemberKey(job, n)`. */
+export interface JobMember {
+  /** The caller's name for it, cleaned (an archive's entry name; how a failure names it). */
+  filename: string;
+  sizeBytes: number;
+  sha256: string;
+  /** Its format by the evidence rule; null when its bytes show none (only an archive takes it). */
+  format: string | null;
+  /** Its plans to a format the join takes, the first used; empty: joined as it is. */
+  plans: ConversionPlan[];
+}
+
+/** How a job of several files runs: each member converted as its plans say, then joined by one engine. */
+export interface JobJoinPlan {
+  engine: string;
+  members: JobMember[];
 }
 
 /**
@@ -79,6 +101,13 @@ export class ConversionJob {
   /** The other plans of that planning, in order: a worker without an engine of `plan` runs the first of these it can. */
   @Column({ name: 'fallback_plans', type: 'jsonb' })
   fallbackPlans!: ConversionPlan[];
+
+  /**
+   * A job of several files (merge PDFs, pictures into a PDF, files into an archive): its members and the engine that
+   * joins them; null for a job of one file. `plan` then names the join as one step, and the input fields sum the members.
+   */
+  @Column({ name: 'join_plan', type: 'jsonb', nullable: true })
+  joinPlan!: JobJoinPlan | null;
 
   /** The conversion's options, validated against its plan before payment. */
   @Column({ type: 'jsonb' })

@@ -17,6 +17,7 @@ export type NewJob = Pick<
   | 'detectedInputFormat'
   | 'targetFormat'
   | 'options'
+  | 'joinPlan'
   | 'delivery'
   | 'dedupeKey'
   | 'requestFingerprint'

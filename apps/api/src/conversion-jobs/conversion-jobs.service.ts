@@ -3,19 +3,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConversionOptions, ConversionPlan } from '@fileshift/converters';
 import { AFTER_SETTLEMENT_RETRIES, withRetries } from '@fileshift/retry';
-import { canonicalOptions, plansForOptions } from '../conversion-requests/conversion-choice.js';
+import { canonicalOptions, checkedOptions, plansForOptions } from '../conversion-requests/conversion-choice.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { DetectionService } from '../detection/detection.service.js';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
-import type { ConversionJob, ConversionJobOrigin, ResultDelivery } from './conversion-job.entity.js';
+import type { ConversionJob, ConversionJobOrigin, JobJoinPlan, ResultDelivery } from './conversion-job.entity.js';
 import { ConversionJobsRepository, type NewJob } from './conversion-jobs.repository.js';
 import { ConversionStartError, ConversionStartErrorCode } from './conversion-start.error.js';
 import { JobDispatcher } from './job-dispatcher.js';
 import { JobEndSignals } from './job-end-signals.js';
 import { newJobId } from './job-id.js';
 import { JobRemovalService } from './job-removal.service.js';
-import { jobInputKey } from './job-storage-keys.js';
+import { jobInputKey, jobMemberKey } from './job-storage-keys.js';
 import { type ResultFile, resultFiles } from './result-files.js';
 import { type OpenedResult, ResultStore } from './result-store.js';
 import type { WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
@@ -40,6 +40,26 @@ export interface ConversionInput {
   head: Uint8Array;
 }
 
+/**
+ * One file of a job of several. Its bytes are in the new job's slot under its member's key (`memberSlot`), or copied
+ * from `copyFrom` once a job is created.
+ */
+export interface MemberInput {
+  input: ConversionInput;
+  copyFrom?: string;
+}
+
+/** The input of a job of several files as the job records it: their sizes summed, their digests digested, under one name. */
+export function joinedInput(filename: string, createdAt: Date, members: readonly MemberInput[]): ConversionInput {
+  return {
+    filename,
+    createdAt,
+    sizeBytes: members.reduce((total, member) => total + member.input.sizeBytes, 0),
+    sha256: createHash('sha256').update(members.map((member) => member.input.sha256).join(',')).digest('hex'),
+    head: members[0]?.input.head ?? new Uint8Array(),
+  };
+}
+
 /** A charge for a job: taken (verified) before the job is created, settled after, released when the job could not be. */
 export interface JobCharge {
   settle(): Promise<unknown>;
@@ -56,8 +76,13 @@ export type Dedupe = { clientKey: string } | { sameRequest: string };
 export interface StartConversion {
   origin: ConversionJobOrigin;
   input: ConversionInput;
-  /** The input's bytes: already in the new job's slot, or copied from `copyFrom` once a job is created. */
+  /** The input's bytes: already in the new job's slot, or copied from `copyFrom` once a job is created. A job of several files: its slot, where members without `copyFrom` are. */
   bytes: { slot: InputSlot } | { copyFrom: string };
+  /**
+   * Two or more files joined into one (merge PDFs, pictures into a PDF, files into an archive), in order; `input` is
+   * then `joinedInput` of them.
+   */
+  members?: readonly MemberInput[];
   /** A format id of the catalogue. */
   target: string;
   /** As the client sent them; checked against the plan. */
@@ -116,17 +141,19 @@ export class ConversionJobs {
 
   async start(request: StartConversion): Promise<StartedConversion> {
     // 1. Everything that can be checked before a charge: a request that cannot succeed is refused, charging nothing.
-    const { plans, options, source } = await this.plan(request);
+    const { plans, options, source, joinPlan } = request.members ? await this.planJoin(request, request.members) : { ...(await this.plan(request)), joinPlan: null };
     const webhook = request.webhookUrl ? { url: request.webhookUrl, serviceUrl: this.serviceUrlOf(request) } : undefined;
     const fingerprint = request.fingerprint ?? fingerprintOf(request, options);
-    const dedupeKey = request.dedupe && ('clientKey' in request.dedupe ? request.dedupe.clientKey : JSON.stringify([request.dedupe.sameRequest, request.target, canonicalOptions(options)]));
+    // The options digested: a password among them is never written out (the key is kept for 24 hours).
+    const dedupeKey = request.dedupe && ('clientKey' in request.dedupe ? request.dedupe.clientKey : JSON.stringify([request.dedupe.sameRequest, request.target, sha256Of(canonicalOptions(options))]));
     // 2. A repeated request gets its job again, free (and handed to the queue if it still waits).
     if (dedupeKey) {
       const existing = await this.existingFor(request, dedupeKey, fingerprint);
       if (existing) return { job: existing, created: false };
     }
     const id = 'slot' in request.bytes ? request.bytes.slot.jobId : newJobId();
-    if ('copyFrom' in request.bytes) await this.storage.put(jobInputKey(id), await this.storage.get(request.bytes.copyFrom));
+    const copies = this.copiesOf(request, id);
+    for (const copy of copies) await this.storage.put(copy.to, await this.storage.get(copy.from));
     let inputTaken = false;
     try {
       // 3. The charge: taken, not yet settled.
@@ -144,6 +171,7 @@ export class ConversionJobs {
         targetFormat: request.target,
         plans,
         options,
+        joinPlan,
         delivery: request.delivery,
         dedupeKey: dedupeKey ?? null,
         requestFingerprint: fingerprint,
@@ -182,7 +210,7 @@ export class ConversionJobs {
       await this.dispatcher.dispatch(job);
       return { job, created: true };
     } finally {
-      if (!inputTaken && 'copyFrom' in request.bytes) await this.storage.delete(jobInputKey(id));
+      if (!inputTaken) await Promise.all(copies.map((copy) => this.storage.delete(copy.to)));
     }
   }
 
@@ -276,6 +304,41 @@ export class ConversionJobs {
   }
 
   /**
+   * A job of several files: the format each member's bytes show, the join of them into the target (see planJoin), and
+   * the options the join takes. The join is the job's one plan, a step from the members' formats; a member no join
+   * takes refuses the job, named.
+   */
+  private async planJoin(request: StartConversion, members: readonly MemberInput[]): Promise<{ plans: ConversionPlan[]; options: ConversionOptions; source: string; joinPlan: JobJoinPlan }> {
+    const inputs = members.map(({ input }) => ({ filename: input.detectAs ?? input.filename, sizeBytes: input.sizeBytes, createdAt: input.createdAt, header: input.head }));
+    const { formats, planning: planned, join } = await this.detection.planJoin(inputs, request.target);
+    if (!planned.ok) {
+      const member = members[planned.member]!;
+      const code = formats[planned.member] === undefined ? ConversionStartErrorCode.UnreadableInput : ConversionStartErrorCode.NoConversionPath;
+      throw new ConversionStartError(code, `${planned.message.replace(/^File (\d+)/, `File $1 (${member.input.filename})`)}`, { field: 'file', member: planned.member + 1, filename: member.input.filename });
+    }
+    const { plan } = planned;
+    const options = checkedOptions(request.options, join?.options ?? []);
+    const source = [...new Set(formats.map((format) => format ?? 'bin'))].join('+');
+ const joinCost = join?.cost ?? 1;
+    const step = { engine: plan.engine, from: source, to: plan.into, options: join?.options ?? [], multipleOutputs: false, cost: joinCost, losses: [], chosenBy: [] };
+    return {
+      plans: [{ steps: [step], cost: joinCost + plan.memberPlans.reduce((total, plans) => total + (plans[0]?.cost ?? 0), 0), engineClass: plan.engineClass }],
+      options,
+      source,
+      joinPlan: {
+        engine: plan.engine,
+        members: members.map(({ input }, index) => ({ filename: input.filename, sizeBytes: input.sizeBytes, sha256: input.sha256, format: formats[index] ?? null, plans: plan.memberPlans[index]! })),
+      },
+    };
+  }
+
+  /** The copies a new job's input needs: an upload into its slot, each member from its upload. */
+  private copiesOf(request: StartConversion, id: string): Array<{ from: string; to: string }> {
+    if (request.members) return request.members.flatMap((member, index) => (member.copyFrom ? [{ from: member.copyFrom, to: jobMemberKey(id, index + 1) }] : []));
+    return 'copyFrom' in request.bytes ? [{ from: request.bytes.copyFrom, to: jobInputKey(id) }] : [];
+  }
+
+  /**
    * The job a dedupe key already created, handed to the queue again if it still waits; null when there is none, or
    * when it failed and the request is one that tries again (it is removed first). Refused when the key came with other
    * parameters or its job's charge is still settling.
@@ -315,9 +378,23 @@ function fingerprintOf(request: StartConversion, options: ConversionOptions): st
   const { input } = request;
   return createHash('sha256')
     // The webhook is a parameter too (a key reused with another one is refused); absent, the fingerprint is what it always was.
-    .update(JSON.stringify([request.target, input.filename, input.createdAt.toISOString(), input.sizeBytes, input.sha256, canonicalOptions(options), ...(request.webhookUrl ? [request.webhookUrl] : [])]))
+    .update(
+      JSON.stringify([
+        request.target,
+        input.filename,
+        input.createdAt.toISOString(),
+        input.sizeBytes,
+        input.sha256,
+        canonicalOptions(options),
+        ...(request.webhookUrl ? [request.webhookUrl] : []),
+        // A job of several files: their names too (their digests are in the input's).
+        ...(request.members ? [request.members.map((member) => member.input.filename)] : []),
+      ]),
+    )
     .digest('hex');
 }
+
+const sha256Of = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function isUniqueViolation(error: unknown): boolean {
   return (error as { driverError?: { code?: string } }).driverError?.code === '23505';

@@ -14,6 +14,9 @@ export enum ConversionStartErrorCode {
 export interface ConversionStartFacts extends Record<string, unknown> {
   /** The part of the request a planning refusal is about. */
   field?: 'file' | 'target_format';
+  /** In a job of several files, which one (1-based) and its name. */
+  member?: number;
+  filename?: string;
   /** The format the bytes show and what it converts to, when the target is what cannot be. */
   source_format?: string | null;
   valid_targets?: string[];

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import type { ConversionJob } from './conversion-job.entity.js';
 import { ConversionJobsRepository } from './conversion-jobs.repository.js';
-import { jobInputKey, jobResultKeys } from './job-storage-keys.js';
+import { jobInputKeys, jobResultKeys } from './job-storage-keys.js';
 
 /** Tombstones outlive their jobs by a week so late callers still hear 410, not 404. */
 export const TOMBSTONE_RETENTION_MS = 7 * 24 * 3600 * 1000;
@@ -30,7 +30,7 @@ export class JobRemovalService {
   }
 
   private async deleteFiles(job: ConversionJob): Promise<void> {
-    await Promise.all([jobInputKey(job.id), ...jobResultKeys(job.id, job.targetFormat, job.resultCount)].map((key) => this.storage.delete(key)));
+    await Promise.all([...jobInputKeys(job.id, job.joinPlan?.members.length ?? 1), ...jobResultKeys(job.id, job.targetFormat, job.resultCount)].map((key) => this.storage.delete(key)));
   }
 
   /** Removes every job past its 24 hours; returns how many. */

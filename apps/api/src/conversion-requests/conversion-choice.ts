@@ -16,7 +16,7 @@ export function plansForOptions(raw: unknown, plans: readonly ConversionPlan[]):
 }
 
 /** The options of a conversion, checked against what its plan honours; a refusal names each option. */
-function checkedOptions(raw: unknown, allowed: readonly OptionName[], choices?: ReadonlyArray<readonly OptionName[]>): ConversionOptions {
+export function checkedOptions(raw: unknown, allowed: readonly OptionName[], choices?: ReadonlyArray<readonly OptionName[]>): ConversionOptions {
   const result = validateOptions(raw, allowed, choices);
   if (result.ok) return result.options;
   throw new RequestValidationError(result.problems.map((problem) => ({ field: problem.option === '(options)' ? 'options' : `options.${problem.option}`, message: problem.message })));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ConversionPlan } from '@fileshift/converters';
+import { type ConversionPlan, type GraphJoin, type JoinPlanning, planJoin } from '@fileshift/converters';
 import { detectFormat } from '@fileshift/detection';
 import { LiveConversionsService } from '../live-conversions/live-conversions.service.js';
 import { decideSourceFormat, type SourceFormatDecision } from '../conversion-requests/source-format.js';
@@ -41,6 +41,20 @@ export class DetectionService {
       return { ok: false, problem: 'no_conversion_path', message: `No worker that converts ${source.format} to ${target} is running now; retry later.` };
     }
     return { ok: true, format: source.format, plans };
+  }
+
+  /**
+   * A join of several files into `target` (see planJoin): the format each one's bytes show (undefined: none, which only
+   * an archive takes), and how the live workers' engines join them, or which file stops them.
+   */
+  async planJoin(inputs: readonly DetectionInput[], target: string): Promise<{ formats: Array<string | undefined>; planning: JoinPlanning; join?: GraphJoin }> {
+    const { graph } = await this.liveConversions.current();
+    const formats = inputs.map((input) => {
+      const { best } = detectFormat(input);
+      return best?.evidence === 'content' ? best.format.id : undefined;
+    });
+    const planning = planJoin(graph, formats, target);
+    return { formats, planning, join: planning.ok ? graph.joinsInto(target).find((join) => join.engine === planning.plan.engine) : undefined };
   }
 
   /** The target ids a conversion of this file may ask for: those of its format when the bytes show one an engine reads, else every target. */

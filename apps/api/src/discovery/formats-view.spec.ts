@@ -21,7 +21,7 @@ describe('formatsView: every source format of a graph, its targets and their opt
       format: 'webp',
       category: 'image',
       recommended: true,
-      options: ['fit', 'height', 'quality', 'width'],
+      options: ['crop', 'fit', 'grayscale', 'height', 'quality', 'rotate', 'width'],
       losses: [{ kind: 'lossy-compression', description: CONTENT_LOSSES['lossy-compression'] }],
     });
     expect(jpg.targets.find((target) => target.format === 'png')?.losses).toEqual([]);

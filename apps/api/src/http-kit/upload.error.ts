@@ -4,6 +4,8 @@ export enum UploadErrorCode {
   NotMultipart = 'upload_not_multipart',
   Malformed = 'upload_malformed',
   TooLarge = 'upload_too_large',
+  /** More file parts than one job takes. */
+  TooManyFiles = 'upload_too_many_files',
   MissingFile = 'upload_missing_file',
   EmptyFile = 'upload_empty_file',
 }

@@ -3,13 +3,16 @@ import { resolveFormat } from '@fileshift/formats';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import type { ConversionJob } from '../conversion-jobs/conversion-job.entity.js';
-import { ConversionJobs } from '../conversion-jobs/conversion-jobs.service.js';
+import { type ConversionInput, ConversionJobs, joinedInput, type MemberInput } from '../conversion-jobs/conversion-jobs.service.js';
+import { MAX_UPLOAD_BYTES } from '../config/upload-limit.js';
+import { UploadError, UploadErrorCode } from '../http-kit/upload.error.js';
 import { ConversionStartError, ConversionStartErrorCode } from '../conversion-jobs/conversion-start.error.js';
 import { checkedCallerUrl } from '../outbound/caller-url.js';
 import type { KeyApiCaller } from './key-api-caller.js';
 import type { KeyApiConversion } from './key-api-conversion.entity.js';
 import { KeyApiConversionRecords } from './key-api-conversion-records.js';
 import { KeyApiRequestError, KeyApiRequestErrorCode } from './key-api-request.error.js';
+import type { KeyApiUpload } from './key-api-upload.entity.js';
 import { KEY_API_FILE_RETENTION_MS, KeyApiUploads, uploadStorageKey } from './key-api-uploads.js';
 import type { KeyApiConvertRequest } from './key-api.schemas.js';
 
@@ -40,25 +43,26 @@ export class KeyApiConversions {
    */
   async convert(caller: KeyApiCaller, request: KeyApiConvertRequest, signal: AbortSignal, serviceUrl: string): Promise<KeyApiResult> {
     const webhookUrl = request.webhook_url === undefined ? undefined : checkedCallerUrl('webhook_url', request.webhook_url, this.config.outbound.policy);
-    const upload = await this.uploads.findOwned(request.filename, caller.apiKeyId);
-    if (!upload) {
-      throw new KeyApiRequestError(KeyApiRequestErrorCode.UnknownUpload, `No uploaded file named "${request.filename}". Upload it with POST /api/v1/upload first; uploads expire after 24 hours.`);
-    }
+    const upload = await this.ownedUpload(request.filename, caller);
+    const others = await Promise.all((request.join ?? []).map((filename) => this.ownedUpload(filename, caller)));
     const declared = resolveFormat(request.ext_in);
     if (!declared) throw new KeyApiRequestError(KeyApiRequestErrorCode.UnknownExtension, `Unknown input extension "${request.ext_in}".`);
     const target = resolveFormat(request.ext_out);
     if (!target) throw new KeyApiRequestError(KeyApiRequestErrorCode.UnknownExtension, `Unknown output extension "${request.ext_out}".`);
+    // ext_in is a hint like a file name's extension; the evidence rule decides from the bytes (docs/api/key-api-guide.md).
+    const first = { filename: upload.originalFilename, detectAs: `upload.${declared.extension}`, sizeBytes: upload.sizeBytes, sha256: upload.sha256, createdAt: upload.createdAt, head: upload.head };
+    const members = others.length > 0 ? membersOf(first, upload, others) : undefined;
     const { job } = await this.jobs
       .start({
         origin: 'key_api',
-        // ext_in is a hint like a file name's extension; the evidence rule decides from the bytes (docs/api/key-api-guide.md).
-        input: { filename: upload.originalFilename, detectAs: `upload.${declared.extension}`, sizeBytes: upload.sizeBytes, sha256: upload.sha256, createdAt: upload.createdAt, head: upload.head },
+        input: members ? joinedInput(upload.originalFilename, upload.createdAt, members) : first,
         bytes: { copyFrom: uploadStorageKey(upload.filename) },
+        ...(members ? { members } : {}),
         target: target.id,
         options: request.options,
         delivery: 'parts',
         retentionMs: KEY_API_FILE_RETENTION_MS,
-        dedupe: { sameRequest: upload.filename },
+        dedupe: { sameRequest: members ? JSON.stringify([upload.filename, ...(request.join ?? [])]) : upload.filename },
         ...(webhookUrl ? { webhookUrl, serviceUrl } : {}),
       })
       .catch((error: unknown) => {
@@ -70,6 +74,13 @@ export class KeyApiConversions {
     // The /tmp/ name is fixed now, served once the job is done; it lives as long as the job.
     const record = await this.records.recordFor(job.id, caller.apiKeyId);
     return { job: await this.waitForEnd(job, signal), record };
+  }
+
+  /** The caller's upload of that Filename; 404 otherwise. */
+  private async ownedUpload(filename: string, caller: KeyApiCaller): Promise<KeyApiUpload> {
+    const upload = await this.uploads.findOwned(filename, caller.apiKeyId);
+    if (!upload) throw new KeyApiRequestError(KeyApiRequestErrorCode.UnknownUpload, `No uploaded file named "${filename}". Upload it with POST /api/v1/upload first; uploads expire after 24 hours.`);
+    return upload;
   }
 
   /** The job once done; its failure, its removal, the end of the wait or the client's leaving in the key API's terms. */
@@ -84,4 +95,18 @@ export class KeyApiConversions {
     if (signal.aborted) throw new KeyApiRequestError(KeyApiRequestErrorCode.ClientGone, 'The client went away.');
     throw new KeyApiRequestError(KeyApiRequestErrorCode.ConversionTimeout, `The conversion did not finish within ${waitSeconds} s. It goes on: send the same request again to wait for it.`, undefined, 5);
   }
+}
+
+/** A join's members: the first upload as `first` describes it, then the others, each as its own name and bytes say; together within the upload limit. */
+function membersOf(first: ConversionInput, upload: KeyApiUpload, others: readonly KeyApiUpload[]): MemberInput[] {
+  const members: MemberInput[] = [
+    { input: first, copyFrom: uploadStorageKey(upload.filename) },
+    ...others.map((other) => ({
+      input: { filename: other.originalFilename, sizeBytes: other.sizeBytes, sha256: other.sha256, createdAt: other.createdAt, head: other.head },
+      copyFrom: uploadStorageKey(other.filename),
+    })),
+  ];
+  const total = members.reduce((sum, member) => sum + member.input.sizeBytes, 0);
+  if (total > MAX_UPLOAD_BYTES) throw new UploadError(UploadErrorCode.TooLarge, `The files together are ${total} bytes, more than the ${MAX_UPLOAD_BYTES} one job takes.`, { max_bytes: MAX_UPLOAD_BYTES });
+  return members;
 }

@@ -21,6 +21,7 @@ const KEY_API_ERRORS: Record<KeyApiDomainCode, number> = {
   [UploadErrorCode.NotMultipart]: 415,
   [UploadErrorCode.Malformed]: 400,
   [UploadErrorCode.TooLarge]: 413,
+  [UploadErrorCode.TooManyFiles]: 413,
   [UploadErrorCode.MissingFile]: 400,
   [UploadErrorCode.EmptyFile]: 400,
   [ConversionStartErrorCode.UnreadableInput]: 400,

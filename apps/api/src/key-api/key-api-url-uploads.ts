@@ -3,6 +3,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
 import { validated } from '../errors/request-validation.error.js';
 import { cleanFileName } from '../http-kit/file-name.js';
+import { singleFileUpload } from '../http-kit/upload-reader.js';
 import { checkedCallerUrl } from '../outbound/caller-url.js';
 import { SourceFetcher } from '../source-urls/source-fetcher.js';
 import type { KeyApiUpload } from './key-api-upload.entity.js';
@@ -28,6 +29,6 @@ export class KeyApiUrlUploads {
     const slot = this.uploads.newSlot();
     const file = await place.toStorage(url, slot.storageKey, maxBytes);
     const clientFilename = fields.filename === undefined ? file.filename : cleanFileName(fields.filename) || file.filename;
-    return this.uploads.keep(slot, { fields: {}, file: { key: slot.storageKey, clientFilename, size: file.size, sha256: file.sha256, head: file.head } }, apiKeyId);
+    return this.uploads.keep(slot, singleFileUpload({}, { key: slot.storageKey, clientFilename, size: file.size, sha256: file.sha256, head: file.head }), apiKeyId);
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_JOIN_FILES } from '../config/upload-limit.js';
 import { ConversionOptionsSchema } from '../conversion-requests/conversion-options.schema.js';
 import { apiSchema } from '../http-kit/api-schema-registry.js';
 import { CONFIGURED } from '../http-kit/configured-figures.js';
@@ -46,6 +47,16 @@ export const KeyApiConvertRequestSchema = apiSchema(
     filename: z.string().min(1).max(64).describe('The Filename returned by /api/v1/upload.'),
     ext_in: extension('Source'),
     ext_out: extension('Target'),
+    join: z
+      .array(z.string().min(1).max(64))
+      .min(1)
+      .max(MAX_JOIN_FILES - 1)
+      .optional()
+      .describe(
+        `Other uploads' Filenames, joined after filename into one ext_out file, in order (${MAX_JOIN_FILES} files at most, within the upload size limit together): ` +
+          'PDFs merged, pictures into a PDF a page each, documents into a PDF each converted then joined, any files into an archive (zip, tar…). ' +
+          "ext_in then names filename's type only; each other file's bytes and upload name decide its own.",
+      ),
     options: ConversionOptionsSchema.optional(),
     webhook_url: WebhookUrlField,
   }),
@@ -58,6 +69,7 @@ export const KeyApiConvertResponseSchema = apiSchema(
     file: z.object({
       ext_out: z.string().describe('Target extension.'),
       urls: z.array(z.string()).describe('Download paths relative to the base URL, under /tmp/: one, or one per page in page order (pdf → png). Valid 24 hours; no key needed.'),
+      notes: z.array(z.string()).optional().describe('What the conversion did that you should know, e.g. the metadata strip_metadata removed.'),
     }),
   }),
   'The converted file. Status is not in the original spec response; it is always "OK" here.',

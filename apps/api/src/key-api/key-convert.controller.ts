@@ -51,6 +51,7 @@ export class KeyConvertController {
     const count = job.resultCount ?? 1;
     // One name per file: <token>.<ext>, or <token>-<n>.<ext> for each of several (pages, in order).
     const names = count > 1 ? Array.from({ length: count }, (_, i) => `${record.downloadToken}-${i + 1}.${body.ext_out}`) : [`${record.downloadToken}.${body.ext_out}`];
-    return { Status: 'OK', file: { ext_out: body.ext_out, urls: names.map((name) => `/tmp/${name}`) } };
+    const notes = job.resultManifest?.notes;
+    return { Status: 'OK', file: { ext_out: body.ext_out, urls: names.map((name) => `/tmp/${name}`), ...(notes ? { notes } : {}) } };
   }
 }

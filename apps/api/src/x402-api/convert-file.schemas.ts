@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiSchema } from '../http-kit/api-schema-registry.js';
 import { fileNameField } from '../http-kit/file-name.js';
-import { MAX_UPLOAD_BYTES } from '../config/upload-limit.js';
+import { MAX_JOIN_FILES, MAX_UPLOAD_BYTES } from '../config/upload-limit.js';
 import { ConversionOptionsSchema } from '../conversion-requests/conversion-options.schema.js';
 import { sourceUrlField } from '../source-urls/source-url.field.js';
 import { WebhookUrlField } from '../webhooks/webhook-url.schema.js';
@@ -19,11 +19,17 @@ export const CreateConversionJobFieldsSchema = z.object({
 export const CreateConversionJobRequestSchema = apiSchema(
   'CreateConversionJobRequest',
   z.object({
-    file: z.string().meta({ format: 'binary', description: 'The file, sent as application/octet-stream (binary part).' }),
+    file: z
+      .union([z.string().meta({ format: 'binary' }), z.array(z.string().meta({ format: 'binary' })).min(2).max(MAX_JOIN_FILES)])
+      .describe(
+        `The file, sent as application/octet-stream (binary part). Repeat the part (2 to ${MAX_JOIN_FILES}) to join several files into one, in order: ` +
+          'PDFs merged into a PDF, pictures into a PDF a page each, documents into a PDF each converted then joined, any files into an archive (zip, tar…). ' +
+          "Each part's own file name names its file (an archive's entry); size_bytes is their total, and prices the job.",
+      ),
     target_format: z.string().min(1).max(20).describe('Output format without a dot, e.g. webp, mp3.'),
     filename: fileNameField().describe('Original file name: a hint for detection. No control characters.'),
     created_at: z.string().describe('File creation time, RFC 3339: a detection hint.'),
-    size_bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES).describe('Must equal the bytes uploaded.'),
+    size_bytes: z.number().int().min(1).max(MAX_UPLOAD_BYTES).describe('Must equal the bytes uploaded (of several files: their total).'),
     options: z
       .string()
       .max(4096)

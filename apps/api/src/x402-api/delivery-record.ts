@@ -20,7 +20,15 @@ export function deliveryRecordPayload(job: ConversionJob, sold: ResultFile, rece
     issuedAt: Math.floor(Date.now() / 1000),
     resourceUrl,
     jobId: job.id,
-    input: { format: job.detectedInputFormat, sha256: job.inputSha256, sizeBytes: job.inputSizeBytes },
+    input: {
+      format: job.detectedInputFormat,
+      sha256: job.inputSha256,
+      sizeBytes: job.inputSizeBytes,
+      // A job of several files: each one as it arrived, and the steps it ran before the join (`sha256` above digests theirs).
+      ...(job.joinPlan
+        ? { files: job.joinPlan.members.map((member, index) => ({ filename: member.filename, format: member.format, sha256: member.sha256, sizeBytes: member.sizeBytes, plan: manifest.members?.[index]?.steps ?? [] })) }
+        : {}),
+    },
     output: {
       format: job.targetFormat,
       filename: sold.filename,
@@ -30,6 +38,7 @@ export function deliveryRecordPayload(job: ConversionJob, sold: ResultFile, rece
       ...(manifest.bundled ? { files: manifest.bundled } : {}),
     },
     plan: manifest.steps,
+    ...(manifest.notes ? { notes: manifest.notes } : {}),
     payment: {
       scheme: receipt.scheme,
       network: receipt.network,

@@ -42,6 +42,8 @@ function statusOf(job: ConversionJob, args: { baseUrl: string; prices: PriceConf
       target_format: job.targetFormat,
       price_expires_at: job.expiresAt.toISOString(),
       result_expires_at: job.expiresAt.toISOString(),
+      ...(job.resultManifest?.notes ? { notes: job.resultManifest.notes } : {}),
+      ...(job.joinPlan ? { input_files: job.joinPlan.members.length } : {}),
     };
   }
   if (job.status === 'failed') {

@@ -44,6 +44,8 @@ export const JobDoneSchema = apiSchema(
     target_format: z.string().optional(),
     price_expires_at: z.string().optional(),
     result_expires_at: z.string().optional(),
+    notes: z.array(z.string()).optional().describe('What the conversion did that you should know, e.g. the metadata strip_metadata removed ("removed 12 EXIF tags, 7 GPS tags").'),
+    input_files: z.number().int().min(2).optional().describe('A job of several files: how many were joined.'),
     webhook: JobWebhookSchema.optional(),
   }),
 );

@@ -4,7 +4,7 @@ import type { RoutePayment } from '@fileshift/x402-nest';
 import { parsedOptionsField } from '../conversion-requests/conversion-choice.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
-import { ConversionJobs, type Dedupe, type InputSlot, type StartedConversion } from '../conversion-jobs/conversion-jobs.service.js';
+import { ConversionJobs, type Dedupe, type InputSlot, joinedInput, type MemberInput, type StartedConversion } from '../conversion-jobs/conversion-jobs.service.js';
 import { DetectionService } from '../detection/detection.service.js';
 import { RequestValidationError, validated } from '../errors/request-validation.error.js';
 import type { Upload } from '../http-kit/upload-reader.js';
@@ -39,8 +39,11 @@ export class PaidConversions {
     const fields = validated(CreateConversionJobFieldsSchema, upload.fields);
     const webhookUrl = fields.webhook_url === undefined ? undefined : checkedCallerUrl('webhook_url', fields.webhook_url, this.config.outbound.policy);
     if (!upload.file) throw RequestValidationError.of('file', 'the multipart part "file" is missing');
-    if (upload.file.size !== fields.size_bytes) throw RequestValidationError.of('size_bytes', `is ${fields.size_bytes} but ${upload.file.size} bytes arrived`);
-    const input = { filename: fields.filename, sizeBytes: upload.file.size, sha256: upload.file.sha256, createdAt: new Date(fields.created_at), head: upload.file.head };
+    const arrived = upload.files.reduce((total, file) => total + file.size, 0);
+    if (arrived !== fields.size_bytes) throw RequestValidationError.of('size_bytes', `is ${fields.size_bytes} but ${arrived} bytes arrived${upload.files.length > 1 ? ` in ${upload.files.length} files` : ''}`);
+    const createdAt = new Date(fields.created_at);
+    const members = upload.files.length > 1 ? membersOf(upload, createdAt) : undefined;
+    const input = members ? joinedInput(fields.filename, createdAt, members) : { filename: fields.filename, sizeBytes: upload.file.size, sha256: upload.file.sha256, createdAt, head: upload.file.head };
     const target = resolveFormat(fields.target_format);
     if (!target) {
       // The client may have misspelt it: tell it what it could ask for instead (GET /formats has the rest).
@@ -55,6 +58,7 @@ export class PaidConversions {
       origin: 'x402',
       input,
       bytes: { slot },
+      ...(members ? { members } : {}),
       target: target.id,
       options: parsedOptionsField(fields.options),
       delivery: 'bundle',
@@ -64,6 +68,15 @@ export class PaidConversions {
       ...(webhookUrl ? { webhookUrl, serviceUrl } : {}),
     });
   }
+}
+
+/** The files of an upload of several, in order, each named by its part's file name (else file-<n>); the empty one refused, named. */
+function membersOf(upload: Upload, createdAt: Date): MemberInput[] {
+  return upload.files.map((file, index) => {
+    const filename = file.clientFilename || `file-${index + 1}`;
+    if (file.size === 0) throw RequestValidationError.of('file', `file ${index + 1} (${filename}) is empty`);
+    return { input: { filename, sizeBytes: file.size, sha256: file.sha256, createdAt, head: file.head } };
+  });
 }
 
 /**

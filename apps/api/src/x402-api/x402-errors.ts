@@ -20,6 +20,7 @@ const X402_ERRORS: Record<X402DomainCode, [status: number, code: string]> = {
   [UploadErrorCode.NotMultipart]: [415, ApiErrorCode.UnsupportedMediaType],
   [UploadErrorCode.Malformed]: [400, ApiErrorCode.BadRequest],
   [UploadErrorCode.TooLarge]: [413, ApiErrorCode.PayloadTooLarge],
+  [UploadErrorCode.TooManyFiles]: [413, ApiErrorCode.PayloadTooLarge],
   [UploadErrorCode.MissingFile]: [422, ApiErrorCode.ValidationError],
   [UploadErrorCode.EmptyFile]: [422, ApiErrorCode.ValidationError],
   [ConversionStartErrorCode.UnreadableInput]: [422, ApiErrorCode.ValidationError],

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConversionError, type ConversionPlan } from '@fileshift/converters';
-import { runPlan } from '@fileshift/converters/worker';
+import { type JoinMemberFile, runJoin, runPlan } from '@fileshift/converters/worker';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/app-config.token.js';
 import { EngineHost } from './engine-host.service.js';
@@ -10,14 +10,14 @@ import type { JobContext } from '../../queue/job-handler-registry.js';
 import { OnJob } from '../../queue/on-job.decorator.js';
 import { RetryLaterError } from '../../queue/retry-later.error.js';
 import { FILE_STORAGE, type FileStorage, StoredFileMissingError } from '../../storage/file-storage.js';
-import type { ConversionJob, FileDigest, ResultManifest } from '../conversion-job.entity.js';
+import type { ConversionJob, FileDigest, JobJoinPlan, ResultManifest } from '../conversion-job.entity.js';
 import { ConversionJobsRepository } from '../conversion-jobs.repository.js';
 import { engineClassOf } from '../conversion-queue.js';
 import { JobEndSignals } from '../job-end-signals.js';
 import { JobLease } from './job-lease.js';
 import { JobLeases, type RunOutcome } from './job-leases.repository.js';
 import { MAX_RUNS } from '../job-runs.js';
-import { jobBundleKey, jobInputKey, jobOutputKey } from '../job-storage-keys.js';
+import { jobBundleKey, jobInputKey, jobMemberKey, jobOutputKey } from '../job-storage-keys.js';
 import { pageFileName, resultName } from '../result-files.js';
 import { zipFiles } from './zip-files.js';
 import { digestOf, readDigesting } from './file-digest.js';
@@ -92,9 +92,13 @@ export class ConvertFileJob {
     return this.giveUp(job, lease.lost ?? ((await this.jobs.find(jobId)) ? 'taken' : 'removed'), written);
   }
 
-  /** The job's plans, planned when it was asked for, that this worker runs every engine of: its plan, then its fallbacks. */
+  /**
+   * The job's plans, planned when it was asked for, that this worker runs every engine of: its plan, then its
+   * fallbacks. A job of several files runs here when the joining engine does and some plan of each member.
+   */
   private plansFor(job: ConversionJob): ConversionPlan[] {
     const runsHere = (plan: ConversionPlan) => plan.steps.every((step) => this.engines.runtimesById().has(step.engine));
+    if (job.joinPlan) return job.plan && runsHere(job.plan) && job.joinPlan.members.every((member) => member.plans.length === 0 || member.plans.some(runsHere)) ? [job.plan] : [];
     return [...(job.plan ? [job.plan] : []), ...job.fallbackPlans].filter(runsHere);
   }
 
@@ -102,9 +106,10 @@ export class ConvertFileJob {
   private async convertInScratch(job: ConversionJob, lease: JobLease, plans: ConversionPlan[], written: string[]): Promise<RunOutcome> {
     const scratch = await this.scratch.open(job.id);
     try {
+      if (job.joinPlan) return await this.joinInScratch(job, job.joinPlan, lease, plans[0]!, scratch, written);
       const inputPath = scratch.file('input');
       await this.storage.copyToFile(jobInputKey(job.id), inputPath, lease.signal);
-      const { plan, files } = await this.engines.converting(() =>
+      const { plan, files, notes } = await this.engines.converting(() =>
         runPlan(
           {
             plans,
@@ -119,17 +124,46 @@ export class ConvertFileJob {
         ),
       );
       lease.signal.throwIfAborted();
-      return await this.putResults(job, plan, files, scratch, written);
+      return await this.putResults(job, plan, { files, notes }, scratch, written);
     } finally {
       await scratch.remove();
     }
+  }
+
+  /** A job of several files: each member fetched into the scratch directory, converted as its plans say, then joined. */
+  private async joinInScratch(job: ConversionJob, joinPlan: JobJoinPlan, lease: JobLease, plan: ConversionPlan, scratch: ScratchDirectory, written: string[]): Promise<RunOutcome> {
+    const members: JoinMemberFile[] = [];
+    for (const [index, member] of joinPlan.members.entries()) {
+      const path = scratch.file(`member-${index + 1}.input`);
+      await this.storage.copyToFile(jobMemberKey(job.id, index + 1), path, lease.signal);
+      members.push({ path, format: member.format ?? undefined, name: member.filename });
+    }
+    const joined = await this.engines.converting(() =>
+      runJoin(
+        {
+          plan: { engine: joinPlan.engine, into: job.targetFormat, memberPlans: joinPlan.members.map((member) => member.plans), engineClass: plan.engineClass },
+          members,
+          workDir: scratch.path,
+          options: job.options,
+          signal: lease.signal,
+          onProgress: (percent) => lease.reportProgress(percent),
+          onStepEnd: (step) => this.metrics.conversionStepRan(step),
+        },
+        this.engines.runtimesById(),
+      ),
+    );
+    lease.signal.throwIfAborted();
+    const version = (engine: string) => this.engines.versionOf(engine);
+    const memberSteps = joined.memberSteps.map((steps) => ({ steps: (steps ?? []).map((step) => ({ ...step, version: version(step.engine) })) }));
+    return this.putResults(job, plan, { files: joined.files, notes: joined.notes, members: memberSteps }, scratch, written);
   }
 
   /**
    * One output file is the result; several (one per page) are stored as the job's delivery says: one ZIP, or each
    * file under its own key. Each stored file is hashed on its way to storage, for the job's delivery record.
    */
-  private async putResults(job: ConversionJob, plan: ConversionPlan, files: string[], scratch: ScratchDirectory, written: string[]): Promise<RunOutcome> {
+  private async putResults(job: ConversionJob, plan: ConversionPlan, ran: { files: string[]; notes: string[]; members?: ResultManifest['members'] }, scratch: ScratchDirectory, written: string[]): Promise<RunOutcome> {
+    const { files } = ran;
     const steps = plan.steps.map(({ engine, from, to }) => ({ engine, version: this.engines.versionOf(engine), from, to }));
     const put = async (key: string, path: string): Promise<FileDigest> => {
       written.push(key);
@@ -141,7 +175,7 @@ export class ConvertFileJob {
       status: 'done',
       resultSizeBytes: stored.reduce((total, file) => total + file.sizeBytes, 0),
       resultCount: files.length,
-      manifest: { steps, files: stored, ...(bundled ? { bundled } : {}) },
+      manifest: { steps, files: stored, ...(bundled ? { bundled } : {}), ...(ran.members ? { members: ran.members } : {}), ...(ran.notes.length > 0 ? { notes: ran.notes } : {}) },
     });
     if (files.length === 1) return done([await put(jobOutputKey(job.id, job.targetFormat), files[0]!)]);
     if (job.delivery === 'bundle') {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { FailureType } from '@fileshift/converters';
+import { type FailureType, SECRET_OPTION_NAMES } from '@fileshift/converters';
 import { DataSource, type EntityManager, In } from 'typeorm';
 import { ConversionJob, type ConversionJobStatus, type ResultManifest } from '../conversion-job.entity.js';
 
@@ -71,13 +71,17 @@ export class JobLeases {
     );
   }
 
-  /** Ends the run that holds the lease: done or failed. False when that run no longer holds the job. */
+  /**
+   * Ends the run that holds the lease: done or failed, its secret options (a PDF's passwords) forgotten. False when that
+   * run no longer holds the job.
+   */
   async finish(id: string, owner: string, outcome: RunOutcome): Promise<boolean> {
     const [ending, values] =
       outcome.status === 'done'
         ? [`status = 'done', progress_percent = 100, result_size_bytes = $3, result_count = $4, result_manifest = $5`, [outcome.resultSizeBytes, outcome.resultCount, JSON.stringify(outcome.manifest)]]
         : [`status = 'failed', failure_type = $3, failure_message = $4`, [outcome.failureType, outcome.failureMessage]];
-    return this.changedWhileHeld(`status = 'processing'`, LEASE_LET_GO, `${ending}, finished_at = now(), updated_at = now()`, [id, owner, ...values]);
+    const forget = `options = options - $${values.length + 3}::text[]`;
+    return this.changedWhileHeld(`status = 'processing'`, LEASE_LET_GO, `${ending}, ${forget}, finished_at = now(), updated_at = now()`, [id, owner, ...values, SECRET_OPTION_NAMES]);
   }
 
   /**
@@ -92,10 +96,11 @@ export class JobLeases {
   async failUnheld(id: string, failureType: FailureType, failureMessage: string): Promise<boolean> {
     const failed = await this.withJobLocked(id, ['queued', 'processing'], async (db) => {
       if (await this.isHeld(db, id)) return null;
-      await db.query(`UPDATE conversion_jobs SET status = 'failed', failure_type = $2, failure_message = $3, finished_at = now(), updated_at = now() WHERE id = $1`, [
+      await db.query(`UPDATE conversion_jobs SET status = 'failed', failure_type = $2, failure_message = $3, options = options - $4::text[], finished_at = now(), updated_at = now() WHERE id = $1`, [
         id,
         failureType,
         failureMessage,
+        SECRET_OPTION_NAMES,
       ]);
       await db.query(`UPDATE job_leases SET owner = NULL, expires_at = NULL WHERE job_id = $1`, [id]);
       return true;
