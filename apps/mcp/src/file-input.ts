@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { FileInput as SdkFileInput, SourceUrl } from '@fileshift/sdk';
+import { type JoinedFiles, MAX_JOIN_FILES, type FileInput as SdkFileInput, type SourceUrl } from '@fileshift/sdk';
 import { z } from 'zod';
 import { FileInputError } from './file-input-error.js';
 import type { AllowedRoots } from './local-paths/allowed-roots.js';
@@ -25,11 +25,31 @@ export const fileInputShape = {
         'Nothing is charged when the service cannot fetch it.',
     ),
   content_base64: z.string().min(1).optional().describe('The file content, base64-encoded.'),
-  filename: z.string().min(1).max(255).optional().describe('File name with extension; required with content_base64, optional otherwise.'),
+  filename: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe("File name with extension; required with content_base64, optional otherwise (with paths: the result's name, by default the first file's)."),
+};
+
+/** The conversion tools' other way in: several local files joined into one result in one job. */
+export const joinInputShape = {
+  paths: z
+    .array(z.string().min(1))
+    .min(2)
+    .max(MAX_JOIN_FILES)
+    .optional()
+    .describe(
+      `Instead of one file: 2 to ${MAX_JOIN_FILES} local files (each inside the allowed roots, 40 MB together) joined into one result, in order: ` +
+        'PDFs merged into a PDF, pictures into a PDF a page each, documents into a PDF, any files into an archive (zip, tar, 7z…). ' +
+        "One job fee, the result priced by their total size; filename then names the result (by default the first file's name).",
+    ),
 };
 
 export interface FileInput {
   path?: string;
+  paths?: string[];
   url?: string;
   content_base64?: string;
   filename?: string;
@@ -44,26 +64,30 @@ export interface FileSources {
 /** A file for a conversion: its bytes, or its URL for the service to fetch. */
 export interface LoadedFile {
   /**
-   * What the SDK sends. A local file carries its creation time; content has none: the SDK then sends its fixed
+   * What the SDK sends (several local files as one join). A local file carries its creation time; content has none: the SDK then sends its fixed
    * "unknown" time, never a made-up "now" that would make a retried call another request (the service compares it
    * for idempotency keys). A URL carries the agent's filename only, so the service's name for it otherwise stands.
    */
-  input: SdkFileInput | SourceUrl;
+  input: SdkFileInput | SourceUrl | JoinedFiles;
   /** What messages and the spend plan call it: never a whole URL (a plan is shown to the user for approval). */
   filename: string;
-  /** Unknown for a URL until the service has fetched it: the result is then priced at most at the highest tier. */
+  /** Unknown for a URL until the service has fetched it: the result is then priced at most at the highest tier. Of several files, their total. */
   sizeBytes?: number;
+  /** How many files the job joins (absent: one). */
+  fileCount?: number;
 }
 
+/** What messages call the input: its name, or how many files a join takes and its name. */
+export const describeFiles = (file: LoadedFile): string => (file.fileCount ? `${file.fileCount} files joined as ${file.filename}` : file.filename);
+
 const ONE_SOURCE = 'Give the file as exactly one of path (a local file), url (http or https) or content_base64 with filename.';
+const ONE_SOURCE_OR_PATHS = 'Give the file as exactly one of path (a local file), url (http or https) or content_base64 with filename, or several local files as paths.';
 
 export async function loadFileInput(input: FileInput, sources: FileSources): Promise<LoadedFile> {
-  const source = oneSource(input);
+  const source = oneSource(input, true);
+  if (source === 'paths') return loadLocalFiles(input.paths!, input.filename, sources);
   if (source === 'path') {
-    const path = await checkedPath(input.path!, sources);
-    const info = await stat(path);
-    if (info.size > MAX_FILE_BYTES) throw new FileInputError(`${input.path} has ${info.size} bytes; the service converts files up to ${MAX_FILE_BYTES} bytes.`);
-    if (info.size === 0) throw new FileInputError(`${input.path} is empty.`);
+    const { path, info } = await localFile(input.path!, sources);
     const filename = input.filename ?? basename(path);
     return { input: { data: await readFile(path), filename, createdAt: createdAt(info) }, filename, sizeBytes: info.size };
   }
@@ -121,10 +145,38 @@ function nameInUrl(url: URL): string {
   }
 }
 
-function oneSource(input: FileInput): 'path' | 'url' | 'content_base64' {
-  const given = (['path', 'url', 'content_base64'] as const).filter((key) => input[key]);
-  if (given.length !== 1) throw new FileInputError(given.length === 0 ? ONE_SOURCE : `${ONE_SOURCE} This call gave ${given.join(' and ')}.`);
-  return given[0];
+/**
+ * Several local files for one job, in order: each checked as a single path is (inside the roots, a readable regular
+ * file, not empty), all read only once every one has passed, together within the size one job takes.
+ */
+async function loadLocalFiles(paths: readonly string[], name: string | undefined, sources: FileSources): Promise<LoadedFile> {
+  if (paths.length < 2 || paths.length > MAX_JOIN_FILES) throw new FileInputError(`paths takes 2 to ${MAX_JOIN_FILES} files; this call gave ${paths.length}.`);
+  const checked = [];
+  for (const path of paths) checked.push(await localFile(path, sources));
+  const total = checked.reduce((sum, file) => sum + file.info.size, 0);
+  if (total > MAX_FILE_BYTES) throw new FileInputError(`The ${paths.length} files have ${total} bytes together; one job takes up to ${MAX_FILE_BYTES} bytes.`);
+  const files = await Promise.all(checked.map(async ({ path, info }) => ({ data: await readFile(path), filename: basename(path), createdAt: createdAt(info) })));
+  const filename = name ?? files[0]!.filename;
+  return { input: { files, filename }, filename, sizeBytes: total, fileCount: files.length };
+}
+
+/** A local file a conversion uploads: its real path inside the roots, not empty, within the size the service takes. */
+async function localFile(given: string, sources: FileSources): Promise<{ path: string; info: Stats }> {
+  const path = await checkedPath(given, sources);
+  const info = await stat(path);
+  if (info.size > MAX_FILE_BYTES) throw new FileInputError(`${given} has ${info.size} bytes; the service converts files up to ${MAX_FILE_BYTES} bytes.`);
+  if (info.size === 0) throw new FileInputError(`${given} is empty.`);
+  return { path, info };
+}
+
+/** Which one source the call gave; `paths` counts as one where the tool takes it. */
+function oneSource(input: FileInput, withPaths: true): 'path' | 'url' | 'content_base64' | 'paths';
+function oneSource(input: FileInput): 'path' | 'url' | 'content_base64';
+function oneSource(input: FileInput, withPaths = false): 'path' | 'url' | 'content_base64' | 'paths' {
+  const given = (withPaths ? (['path', 'url', 'content_base64', 'paths'] as const) : (['path', 'url', 'content_base64'] as const)).filter((key) => input[key]);
+  const expected = withPaths ? ONE_SOURCE_OR_PATHS : ONE_SOURCE;
+  if (given.length !== 1) throw new FileInputError(given.length === 0 ? expected : `${expected} This call gave ${given.join(' and ')}.`);
+  return given[0]!;
 }
 
 /** The real path of a readable regular file inside the allowed roots. */

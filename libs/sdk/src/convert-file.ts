@@ -3,7 +3,7 @@ import type { ClientContext, WithReceipt } from './client-context.js';
 import { conversionPlan } from './conversion-plan.js';
 import { withConversionRef } from './conversion-ref.js';
 import type { ConversionRef } from './errors.js';
-import { type FileInput, isSourceUrl, prepareFile, type SourceUrl } from './file-input.js';
+import { type FileInput, isSourceUrl, type JoinedFiles, prepareFile, prepareJoinedFiles, type SourceUrl } from './file-input.js';
 import { newIdempotencyKey } from './idempotency-key.js';
 import type { WaitForJobOptions } from './job-polling.js';
 import type { Payer } from './payer.js';
@@ -15,12 +15,36 @@ import type { TargetFormat } from './generated/target-formats.js';
 import { checkDelivered, checkingDelivered, type DeliveryRecord } from './signed-records.js';
 import type { BoughtResult, ConversionJobAccepted, ConversionOptions, ConversionTarget, JobStatus, JobStatusDone, PurchasedConversionResult } from './x402-api.js';
 
-export interface ConvertFileOptions {
+/** What convertFile converts: exactly one of `input` (one file) and `files` (several joined into one). */
+export type ConvertFileOptions = ConversionSettings & (OneFile | SeveralFiles);
+
+interface OneFile {
   /** The file: its data, or `{ url }` for the service to fetch (the spend plan then counts the highest result price). */
   input: FileInput | File | SourceUrl;
+  files?: never;
+  filename?: never;
+}
+
+interface SeveralFiles {
+  input?: never;
+  /**
+   * Several files joined into one result in one job, in order (2 to 50, 40 MiB together): PDFs merged into a PDF,
+   * pictures into a PDF a page each, documents into a PDF, any files into an archive (zip, tar, 7z…). One job fee, and
+   * the result priced by their total size. A file no join into `targetFormat` takes is refused before any payment.
+   */
+  files: JoinedFiles['files'];
+  /** The result's name (with the target's extension); by default the first file's. */
+  filename?: string;
+}
+
+interface ConversionSettings {
   /** Output format without a dot, e.g. "webp" (aliases such as "jpeg" too); a format the service does not know does not compile. */
   targetFormat: TargetFormat;
-  /** Options of the conversion, e.g. { quality: 80, width: 800 }; one that does not apply to it is refused before any payment. */
+  /**
+   * Options of the conversion, e.g. { quality: 80, width: 800 }, or an operation such as { rotate: 90 },
+   * { password: { user: 's3cret' } }, { split: { every: 2 } } (into a zip); one that does not apply to it is refused
+   * before any payment.
+   */
   options?: ConversionOptions;
   /**
    * Makes retries safe: the same key and file never pay the job fee twice. Generated when absent; the
@@ -48,6 +72,8 @@ export type ConvertedFile<As extends ResultForm = 'bytes'> = {
   receipts: SettlementReceipt[];
   /** The service's record of the result purchase (price, transaction, time), also when an earlier call bought it. */
   resultPayment?: PurchasedConversionResult['payment'];
+  /** What the conversion did that you should know, e.g. what strip_metadata removed; absent when there is nothing to say. */
+  notes?: string[];
   /**
    * The sale's delivery record, verified against the service's key; the downloaded file was checked against it (a
    * stream fails at its end when it differs). Absent only from a service that signs none.
@@ -57,7 +83,7 @@ export type ConvertedFile<As extends ResultForm = 'bytes'> = {
 
 /** The steps convertFile runs, from the x402 API of the same client. */
 interface ConversionSteps {
-  startConversion(input: FileInput | SourceUrl, target: ConversionTarget, idempotencyKey: string, signal?: AbortSignal, paymentId?: string, webhookUrl?: string): Promise<WithReceipt<ConversionJobAccepted>>;
+  startConversion(input: FileInput | SourceUrl | JoinedFiles, target: ConversionTarget, idempotencyKey: string, signal?: AbortSignal, paymentId?: string, webhookUrl?: string): Promise<WithReceipt<ConversionJobAccepted>>;
   waitForJob(jobId: string, options: WaitForJobOptions): Promise<JobStatusDone>;
   buyResult(jobId: string, signal?: AbortSignal, paymentId?: string): Promise<BoughtResult>;
 }
@@ -78,22 +104,23 @@ interface ConversionServices {
 export function conversionFlow(services: ConversionServices, { download, clock, payer }: Pick<ClientContext, 'download' | 'clock' | 'payer'>) {
   function convertFile(options: ConvertFileOptions & { as?: 'bytes' }): Promise<ConvertedFile<'bytes'>>;
   function convertFile(options: ConvertFileOptions & { as: 'stream' }): Promise<ConvertedFile<'stream'>>;
-  async function convertFile({ input, targetFormat, options, idempotencyKey = newIdempotencyKey(), onProgress, webhookUrl, signal, as }: ConvertFileOptions): Promise<ConvertedFile<ResultForm>> {
+  async function convertFile(request: ConvertFileOptions): Promise<ConvertedFile<ResultForm>> {
+    const { targetFormat, options, idempotencyKey = newIdempotencyKey(), onProgress, webhookUrl, signal, as } = request;
     // Read once: a stream can be read only once, and a retry must send the same file.
-    const { file, filename, sizeBytes } = await readOnce(input);
+    const { file, filename, sizeBytes, fileCount } = await readOnce(request);
     const retry = <T>(call: () => Promise<T>) => retrying(call, { sleep: clock.sleep, signal });
     const ref: ConversionRef = { idempotencyKey };
     try {
       // Before the first payment: the job fee and the result must fit the limits together, approved once.
       const steps = payer
-        ? services.stepsPayingWith(await payer.commit(conversionPlan(await retry(() => services.getPrices(signal)), { filename, sizeBytes, targetFormat })))
+        ? services.stepsPayingWith(await payer.commit(conversionPlan(await retry(() => services.getPrices(signal)), { filename, sizeBytes, targetFormat, fileCount })))
         : services.steps;
       // One payment identifier per paid step, kept across its retries: a repeat is answered from the first payment.
       const [startPayment, resultPayment] = [newPaymentIdentifier(), newPaymentIdentifier()];
       const started = await retry(() => steps.startConversion(file, { format: targetFormat, options }, idempotencyKey, signal, startPayment, webhookUrl));
       ref.jobId = started.job_id;
       const receipts = started.receipt ? [started.receipt] : [];
-      await steps.waitForJob(started.job_id, { onProgress, signal });
+      const done = await steps.waitForJob(started.job_id, { onProgress, signal });
       // An abort that came with the last status (e.g. from onProgress) must not buy the result.
       signal?.throwIfAborted();
       const bought = await retry(() => steps.buyResult(started.job_id, signal, resultPayment));
@@ -109,6 +136,7 @@ export function conversionFlow(services: ConversionServices, { download, clock, 
         receipts,
         ...(bought.payment ? { resultPayment: bought.payment } : {}),
         ...(bought.deliveryRecord ? { deliveryRecord: bought.deliveryRecord } : {}),
+        ...(done.notes?.length ? { notes: done.notes } : {}),
       };
       const record = bought.deliveryRecord;
       if (as === 'stream') return { ...result, stream: record ? checkingDelivered(record, response.body) : response.body };
@@ -122,8 +150,17 @@ export function conversionFlow(services: ConversionServices, { download, clock, 
   return convertFile;
 }
 
-/** The input as every retry sends it: a file read whole once (a stream can be read only once), or the URL as it is. */
-async function readOnce(input: FileInput | File | SourceUrl): Promise<{ file: FileInput | SourceUrl; filename: string; sizeBytes?: number }> {
+/**
+ * The input as every retry sends it: a file (or each of several) read whole once (a stream can be read only once), or
+ * the URL as it is. Several files are planned as the one job they are: by their total size.
+ */
+async function readOnce(request: OneFile | SeveralFiles): Promise<{ file: FileInput | SourceUrl | JoinedFiles; filename: string; sizeBytes?: number; fileCount?: number }> {
+  if (request.files) {
+    const joined = await prepareJoinedFiles({ files: request.files, filename: request.filename });
+    const files = joined.files.map(({ blob, filename, createdAt }) => ({ data: blob, filename, createdAt }));
+    return { file: { files, filename: joined.filename }, filename: joined.filename, sizeBytes: joined.sizeBytes, fileCount: files.length };
+  }
+  const { input } = request;
   if (isSourceUrl(input)) return { file: input, filename: input.filename ?? nameInUrl(input.url) };
   const { blob, filename, createdAt } = await prepareFile(input);
   return { file: { data: blob, filename, createdAt }, filename, sizeBytes: blob.size };

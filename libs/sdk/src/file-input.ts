@@ -28,6 +28,25 @@ export function isSourceUrl(input: unknown): input is SourceUrl {
   return typeof input === 'object' && input !== null && typeof (input as SourceUrl).url === 'string' && !('data' in input);
 }
 
+/** The most files one job joins (the service's limit; 40 MiB together, as one upload). */
+export const MAX_JOIN_FILES = 50;
+
+/**
+ * Several files joined into one result in one job, in order: PDFs merged into a PDF, pictures into a PDF a page
+ * each, documents into a PDF (each converted, then merged), any files into an archive (zip, tar, 7z…). Priced as one
+ * job by the files' total size.
+ */
+export interface JoinedFiles {
+  /** 2 to MAX_JOIN_FILES files; each one's own name names it (an archive's entry, a refused member). */
+  files: ReadonlyArray<FileInput | File>;
+  /** The job's name, which the result takes with the target's extension; by default the first file's. */
+  filename?: string;
+}
+
+export function isJoinedFiles(input: unknown): input is JoinedFiles {
+  return typeof input === 'object' && input !== null && Array.isArray((input as JoinedFiles).files);
+}
+
 /** A whole file, read into a Blob (an upload needs all of it, and a retry sends it again). */
 export interface PreparedFile {
   blob: Blob;
@@ -54,6 +73,13 @@ export async function prepareFile(input: FileInput | File): Promise<PreparedFile
   checkDeclaredSize(sizeBytes, blob.size);
   if (blob.size === 0) throw new TypeError('The file is empty.');
   return { blob, filename, createdAt, sizeBytes: blob.size };
+}
+
+/** Every file of a join read whole, in order, and the job's name; a count the service would refuse is refused here, before anything is signed. */
+export async function prepareJoinedFiles({ files, filename }: JoinedFiles): Promise<{ files: PreparedFile[]; filename: string; sizeBytes: number }> {
+  if (files.length < 2 || files.length > MAX_JOIN_FILES) throw new TypeError(`A join takes 2 to ${MAX_JOIN_FILES} files; ${files.length} were given.`);
+  const prepared = await Promise.all(files.map((file) => prepareFile(file)));
+  return { files: prepared, filename: filename ?? prepared[0]!.filename, sizeBytes: prepared.reduce((total, file) => total + file.sizeBytes, 0) };
 }
 
 /** A declared size that is not the data's real size would be sent as a lie: refuse it. */

@@ -30,8 +30,8 @@ export { TARGET_FORMATS, type TargetFormat } from './generated/target-formats.js
 export { isTargetFormat } from './target-format.js';
 export type { ConvertedFile, ConvertFileOptions, ResultForm } from './convert-file.js';
 export type { JobStatusWithWait, WaitForJobOptions } from './job-polling.js';
-export type { DetectOptions, KeyApiDetection, OutputFormatsByType } from './key-api.js';
-export type { FileData, FileInput, SourceUrl } from './file-input.js';
+export type { DetectOptions, KeyApiConvertRequest, KeyApiDetection, OutputFormatsByType } from './key-api.js';
+export { type FileData, type FileInput, type JoinedFiles, MAX_JOIN_FILES, type SourceUrl } from './file-input.js';
 export type { components, paths } from './generated/openapi.js';
 export { createPayer, type Payer, type PayerOptions, type SignedPayment, type SpentStore } from './payer.js';
 export { newPaymentIdentifier, PAYMENT_IDENTIFIER_HEADER } from './payment-identifier.js';

@@ -16,6 +16,19 @@ export interface DetectOptions<As extends 'text' | 'json'> {
   as?: As;
 }
 
+export interface KeyApiConvertRequest {
+  /** The Filename upload answered. */
+  filename: string;
+  /** Its type, as an extension (a hint: the bytes decide). */
+  extIn: string;
+  extOut: string;
+  /** Other uploads' Filenames joined after `filename` into one `extOut` file, in order (50 files at most, 40 MiB together). */
+  join?: readonly string[];
+  /** Options of the conversion, e.g. { rotate: 90 }; one that does not apply to it is refused. */
+  options?: Schemas['ConversionOptions'];
+  webhookUrl?: string;
+}
+
 /** The key-authenticated API (/api/v1); the Api-Key header comes from the client's middleware. */
 export function keyApi({ api, baseUrl, clock }: ClientContext) {
   return {
@@ -31,13 +44,22 @@ export function keyApi({ api, baseUrl, clock }: ClientContext) {
     },
 
     /**
-     * Converts an uploaded file (the server waits for it) and answers absolute download URLs. `webhookUrl`: where the
-     * service also POSTs a signed event when the job ends (verifyWebhook checks it).
+     * Converts an uploaded file (the server waits for it) and answers absolute download URLs, and `notes` when the
+     * conversion has something to say (e.g. what strip_metadata removed). `join`: other uploads' Filenames joined after
+     * `filename` into one `extOut` file, in order (merge PDFs, pictures into a PDF, files into an archive). `options`:
+     * as convertFile's. `webhookUrl`: where the service also POSTs a signed event when the job ends (verifyWebhook checks it).
      */
-    async convert(request: { filename: string; extIn: string; extOut: string; webhookUrl?: string }): Promise<{ extOut: string; urls: string[] }> {
-      const body = { filename: request.filename, ext_in: request.extIn, ext_out: request.extOut, ...(request.webhookUrl ? { webhook_url: request.webhookUrl } : {}) };
+    async convert(request: KeyApiConvertRequest): Promise<{ extOut: string; urls: string[]; notes?: string[] }> {
+      const body = {
+        filename: request.filename,
+        ext_in: request.extIn,
+        ext_out: request.extOut,
+        ...(request.join?.length ? { join: [...request.join] } : {}),
+        ...(request.options && Object.keys(request.options).length > 0 ? { options: request.options } : {}),
+        ...(request.webhookUrl ? { webhook_url: request.webhookUrl } : {}),
+      };
       const { file } = unwrap(await api.POST('/api/v1/convert', { body }), clock.now());
-      return { extOut: file.ext_out, urls: file.urls.map((url) => new URL(url, `${baseUrl}/`).toString()) };
+      return { extOut: file.ext_out, urls: file.urls.map((url) => new URL(url, `${baseUrl}/`).toString()), ...(file.notes?.length ? { notes: file.notes } : {}) };
     },
 
     /** The output extensions for an input extension. */

@@ -1,7 +1,7 @@
 import { errorFromResponse, unwrap } from './api-errors.js';
 import { type ClientContext, type Schemas, type WithReceipt, withReceipt } from './client-context.js';
 import { conversionFlow } from './convert-file.js';
-import { type FileInput, isSourceUrl, prepareFile, type SourceUrl } from './file-input.js';
+import { type FileInput, isJoinedFiles, isSourceUrl, type JoinedFiles, prepareFile, prepareJoinedFiles, type SourceUrl } from './file-input.js';
 import { sampleFile, toBase64 } from './file-sample.js';
 import { newIdempotencyKey } from './idempotency-key.js';
 import { jobPolling, type JobStatusWithWait } from './job-polling.js';
@@ -35,6 +35,19 @@ export interface DetectFileOptions {
   paymentId?: string;
 }
 
+/**
+ * What an upload sends: one file part, or (several files) one part each in order, each named by its own file, the job
+ * named by the join's filename (the first file's by default) and sized by their total; created_at is the first file's.
+ */
+async function uploadOf(input: FileInput | File | JoinedFiles): Promise<{ filename: string; createdAt: Date; sizeBytes: number; parts: Blob | Blob[]; partNames?: string[] }> {
+  if (!isJoinedFiles(input)) {
+    const file = await prepareFile(input);
+    return { ...file, parts: file.blob };
+  }
+  const { files, filename, sizeBytes } = await prepareJoinedFiles(input);
+  return { filename, createdAt: files[0]!.createdAt, sizeBytes, parts: files.map((file) => file.blob), partNames: files.map((file) => file.filename) };
+}
+
 /** The pay-per-call API (/api/x402/v1): detection, and conversion jobs that are polled and bought. */
 export function x402Api(context: ClientContext) {
   const { api, clock, conversionTimeoutMs, verifier } = context;
@@ -57,12 +70,14 @@ export function x402Api(context: ClientContext) {
   }
 
   /**
-   * Uploads a file, or names its URL for the service to fetch, and starts its conversion (pays the job fee). The same
-   * idempotency key and file never pay twice; the key used (generated when absent) is in the answer. `paymentId`: see
-   * DetectFileOptions. `webhookUrl`: where the service POSTs a signed event when the job ends (verifyWebhook checks it).
+   * Uploads a file, or names its URL for the service to fetch, and starts its conversion (pays the job fee); given
+   * `{ files: [a, b, …] }`, uploads them all and starts one job joining them (merge PDFs, pictures into a PDF, files
+   * into an archive). The same idempotency key and file never pay twice; the key used (generated when absent) is in
+   * the answer. `paymentId`: see DetectFileOptions. `webhookUrl`: where the service POSTs a signed event when the job
+   * ends (verifyWebhook checks it).
    */
   async function startConversion(
-    input: FileInput | File | SourceUrl,
+    input: FileInput | File | SourceUrl | JoinedFiles,
     target: ConversionTarget,
     idempotencyKey: string = newIdempotencyKey(),
     signal?: AbortSignal,
@@ -78,14 +93,14 @@ export function x402Api(context: ClientContext) {
       const result = await api.POST('/api/x402/v1/convert-file', { ...request, body, headers: { ...request.headers, 'Content-Type': 'application/json' } });
       return { ...(await withReceipt(unwrap(result, clock.now()), result.response, verifier)), idempotencyKey };
     }
-    const file = await prepareFile(input);
+    const upload = await uploadOf(input);
     // Sent only when there are some: a request without options stays what it was (and keeps its idempotency fingerprint).
     const optionsField = hasOptions ? { options: JSON.stringify(options) } : {};
     const result = await api.POST('/api/x402/v1/convert-file', {
       ...request,
-      // The file part last: the service reads the fields before the upload.
-      body: { target_format: format, ...optionsField, ...webhookField, filename: file.filename, created_at: file.createdAt.toISOString(), size_bytes: file.sizeBytes, file: file.blob },
-      bodySerializer: (body) => multipartForm(body, file.filename),
+      // The file parts last: the service reads the fields before the upload.
+      body: { target_format: format, ...optionsField, ...webhookField, filename: upload.filename, created_at: upload.createdAt.toISOString(), size_bytes: upload.sizeBytes, file: upload.parts },
+      bodySerializer: (body) => multipartForm(body, upload.filename, upload.partNames),
     });
     return { ...(await withReceipt(unwrap(result, clock.now()), result.response, verifier)), idempotencyKey };
   }

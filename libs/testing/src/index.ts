@@ -1,5 +1,5 @@
 export { API_DIST, createApiKeyWithCli } from './api-key-cli.js';
 export { countingProxy } from './counting-proxy.js';
 export { type DevChainFacts, type LiveService, type SolanaDevChainFacts, startLiveService } from './live-service.js';
-export { noisePng, tinyPng, toneWav } from './samples.js';
+export { noisePng, textPdf, tinyPng, toneWav } from './samples.js';
 export { createTestDatabase, dropRedisKeys, freePort, TEST_POSTGRES_URL, TEST_REDIS_URL, type TestDatabase, uniqueQueuePrefix } from './test-stores.js';

@@ -62,3 +62,32 @@ export function noisePng(width: number, height: number): Uint8Array {
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   return Uint8Array.from(Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(pixels, { level: 1 })), chunk('IEND', Buffer.alloc(0))]));
 }
+
+/**
+ * A small real PDF of one page per text (Helvetica, US Letter), written by hand with a correct cross-reference table:
+ * for joins and PDF operations in client tests, which read it back with qpdf or poppler.
+ */
+export function textPdf(pageTexts: readonly string[]): Uint8Array {
+  // 1 catalog, 2 pages, 3 font, then per page: its page object and its content stream.
+  const pageObject = (index: number) => 4 + index * 2;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Count ${pageTexts.length} /Kids [${pageTexts.map((_, i) => `${pageObject(i)} 0 R`).join(' ')}] >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+  ];
+  pageTexts.forEach((text, index) => {
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageObject(index) + 1} 0 R >>`);
+    const content = `BT /F1 24 Tf 72 700 Td (${text.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`;
+    objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
+  });
+  let body = '%PDF-1.4\n';
+  const offsets = objects.map((object, index) => {
+    const offset = Buffer.byteLength(body, 'latin1');
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+    return offset;
+  });
+  const xref = Buffer.byteLength(body, 'latin1');
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Uint8Array.from(Buffer.from(body, 'latin1'));
+}

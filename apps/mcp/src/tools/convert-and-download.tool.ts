@@ -1,12 +1,13 @@
 import { conversionPlan, JobFailedError, pricesOf, SpendLimitError } from '@fileshift/sdk';
 import { z } from 'zod';
-import { fileInputShape, loadFileInput } from '../file-input.js';
+import { describeFiles, fileInputShape, joinInputShape, loadFileInput } from '../file-input.js';
 import { formatAmount } from '../usdc-amount.js';
 import { unaffordableConversion } from './conversion-affordability.js';
 import { deliveredResultShape, deliverResult, MAX_EMBEDDED_BYTES, ResultNotSavedError } from './deliver-result.js';
 import { conversionOptionsShape } from './conversion-options.js';
 import { describeError } from './describe-error.js';
 import { describeRefusal } from './describe-refusal.js';
+import { OPERATION_EXAMPLES_TEXT } from './operation-examples.js';
 import { describePaidOn, paidOn, paidOnShape, type PaidOn } from './paid-on.js';
 import { ProgressNotifier } from './progress-notifier.js';
 import type { ToolDeps } from './tool-deps.js';
@@ -29,11 +30,14 @@ export function registerConvertAndDownload({ server, context, fileSources, resul
         'The whole conversion in one call: uploads the file, pays the job fee, waits for the conversion (with progress ' +
         'notifications), pays for the result (priced by the upload size), saves it to the output directory and returns it as an MCP resource ' +
         '(a resource_link; images and audio up to 1 MB also inline). The file is exactly one of a local path, content_base64, or an http(s) url that the Fileshift ' +
-        'service fetches itself (public hosts only; nothing is charged when it cannot; its result is planned at the highest price until its size is known). Everything is paid ' +
+        'service fetches itself (public hosts only; nothing is charged when it cannot; its result is planned at the highest price until its size is known), ' +
+        'or several local files (paths) joined into one result. Everything is paid ' +
         "from the agent wallet within its limits; the service's current prices are in wallet_status. If the job fee plus the result " +
-        'price would not fit the limits, nothing is started or paid.',
+        'price would not fit the limits, nothing is started or paid.\n' +
+        OPERATION_EXAMPLES_TEXT,
       inputSchema: {
         ...fileInputShape,
+        ...joinInputShape,
         target_format: z.string().min(1).max(20).describe('Output format without a dot, e.g. webp, pdf, mp3.'),
         ...conversionOptionsShape,
         embed: z.boolean().default(false).describe(`Also embed files that are not images or audio when they have at most ${MAX_EMBEDDED_BYTES} bytes.`),
@@ -54,7 +58,7 @@ export function registerConvertAndDownload({ server, context, fileSources, resul
         const prices = pricesOf(await context.serviceFacts());
         const refusal = unaffordableConversion(context.spending(), prices, file.sizeBytes, { threshold: context.config.approvalThreshold, canAskUser: canAskUser() });
         if (refusal) return toolError(refusal);
-        const plan = conversionPlan(prices, { filename: file.filename, sizeBytes: file.sizeBytes, targetFormat: input.target_format });
+        const plan = conversionPlan(prices, { filename: file.filename, sizeBytes: file.sizeBytes, targetFormat: input.target_format, fileCount: file.fileCount });
         const paying = await payingClient(plan);
         const progress = new ProgressNotifier(extra);
         const job = await paying.client.startConversion(file.input, { format: target.format, options: input.options }, undefined, extra.signal);
@@ -73,7 +77,7 @@ export function registerConvertAndDownload({ server, context, fileSources, resul
         const fee = started.fee === null ? null : formatAmount(started.fee);
         return toolResult(
           { ...result, job_fee_usdc: fee, job_fee_paid_on: started.paidOn },
-          `Converted ${file.filename} to ${input.target_format} (job ${job.job_id}${started.paidOn ? `, job fee ${fee} USDC ${describePaidOn(started.paidOn)}` : ''}). ${text}`,
+          `Converted ${describeFiles(file)} to ${input.target_format} (job ${job.job_id}${started.paidOn ? `, job fee ${fee} USDC ${describePaidOn(started.paidOn)}` : ''}). ${text}`,
           content,
         );
       } catch (error) {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { conversionPlan, pricesOf, resultPriceFor } from '@fileshift/sdk';
 import { z } from 'zod';
-import { fileInputShape, loadFileInput } from '../file-input.js';
+import { describeFiles, fileInputShape, joinInputShape, loadFileInput } from '../file-input.js';
 import { formatAmount } from '../usdc-amount.js';
 import { conversionOptionsShape } from './conversion-options.js';
 import { describeError } from './describe-error.js';
+import { OPERATION_EXAMPLES_TEXT } from './operation-examples.js';
 import type { ToolDeps } from './tool-deps.js';
 import { checkedTargetFormat } from './target-format-check.js';
 import { toolError, toolResult } from './tool-result.js';
@@ -18,14 +19,17 @@ export function registerConvertFile({ server, context, fileSources, payingClient
       title: 'Start a conversion',
       description:
         'Uploads a file (exactly one of a local path or content_base64), or names its http(s) url for the Fileshift service to fetch itself (public hosts only; ' +
-          'nothing is charged when it cannot), and starts converting it to target_format (e.g. "webp", "mp3"); pays the job fee from the agent wallet, ' +
+          'nothing is charged when it cannot), or several local files (paths) to join into one, and starts converting it to target_format (e.g. "webp", "mp3"); ' +
+          'pays the job fee from the agent wallet, ' +
         'only when the job fee and the result price together fit its limits (asked for approval once, for both) ' +
         "(the service's current prices are in wallet_status). Returns the job id, the fee paid, the price the result will cost and the " +
         'idempotency_key used; then poll get_conversion_status and buy the result with purchase_result. ' +
         'When retrying a call whose answer was lost, pass the returned (or your own) idempotency_key so the fee is not paid twice. ' +
-        'With webhook_url the service also POSTs a signed event there when the job ends.',
+        'With webhook_url the service also POSTs a signed event there when the job ends.\n' +
+        OPERATION_EXAMPLES_TEXT,
       inputSchema: {
         ...fileInputShape,
+        ...joinInputShape,
         target_format: z.string().min(1).max(20).describe('Output format without a dot, e.g. webp.'),
         ...conversionOptionsShape,
         idempotency_key: z.string().min(8).max(128).optional().describe('Reuse on retries: the same key and file start the job once. Generated when absent.'),
@@ -61,7 +65,7 @@ export function registerConvertFile({ server, context, fileSources, payingClient
         // The job fee is paid only when the result can be bought too: both checked, and approved, as one.
         const prices = pricesOf(await context.serviceFacts());
         // A file by URL has no size yet: the plan, and the price announced, count the highest result price.
-        const plan = conversionPlan(prices, { filename: file.filename, sizeBytes: file.sizeBytes, targetFormat: input.target_format });
+        const plan = conversionPlan(prices, { filename: file.filename, sizeBytes: file.sizeBytes, targetFormat: input.target_format, fileCount: file.fileCount });
         const { client, payments } = await payingClient(plan);
         const started = await client.startConversion(file.input, { format: target.format, options: input.options }, idempotencyKey, undefined, undefined, input.webhook_url);
         const paid = payments.paidFor(started.receipt);
@@ -78,7 +82,7 @@ export function registerConvertFile({ server, context, fileSources, payingClient
         };
         return toolResult(
           result,
-          `Started job ${result.job_id} (${file.filename} → ${input.target_format}, idempotency key ${idempotencyKey}). ` +
+          `Started job ${result.job_id} (${describeFiles(file)} → ${input.target_format}, idempotency key ${idempotencyKey}). ` +
             `${result.paid_on ? `Paid the ${result.fee_paid_usdc} USDC job fee ${describePaidOn(result.paid_on)}.` : 'No new fee: this idempotency key already started the job.'} ` +
             `${result.expected_result_price_usdc ? `The result will cost ${file.sizeBytes === undefined ? 'up to ' : ''}${result.expected_result_price_usdc} USDC. ` : ''}` +
             `${input.webhook_url ? 'The service will POST a signed event to the webhook_url when the job ends. ' : ''}Poll get_conversion_status in ${started.retry_after_seconds} s.`,

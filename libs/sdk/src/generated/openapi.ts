@@ -487,7 +487,7 @@ export interface components {
             /** @description A target worth offering first. */
             recommended: boolean;
             /** @description The conversion options this conversion honours (schemas under option_schemas). */
-            options: ("quality" | "width" | "height" | "fit" | "pages" | "dpi" | "bitrate" | "pdfa" | "compress" | "paper" | "margin" | "ocr" | "languages")[];
+            options: ("quality" | "width" | "height" | "fit" | "pages" | "dpi" | "bitrate" | "pdfa" | "compress" | "paper" | "margin" | "ocr" | "rotate" | "strip_metadata" | "crop" | "grayscale" | "trim" | "frame" | "rotate_pages" | "password" | "decrypt" | "flatten" | "stamp" | "split" | "languages" | "metadata")[];
             /** @description What this conversion loses of the source (empty: the content survives). Checked for every pair by the conversion matrix. */
             losses: components["schemas"]["ContentLoss"][];
         };
@@ -584,22 +584,90 @@ export interface components {
              * @constant
              */
             ocr?: true;
+            /**
+             * @description Turn clockwise by 90, 180 or 270 degrees (a picture; a PDF's pages, all or those of rotate_pages).
+             * @enum {number}
+             */
+            rotate?: 90 | 180 | 270;
+            /**
+             * @description true: remove metadata (EXIF and GPS, authors, editing history, encoder and location tags); the content stays as it is.
+             * @constant
+             */
+            strip_metadata?: true;
+            /** @description The rectangle of the picture to keep, in pixels of the picture as it is shown (after its EXIF orientation), before it is turned (rotate) or resized: {"left": 0, "top": 0, "width": 800, "height": 600}. */
+            crop?: {
+                left: number;
+                top: number;
+                width: number;
+                height: number;
+            };
+            /**
+             * @description true: the picture in shades of grey.
+             * @constant
+             */
+            grayscale?: true;
+            /** @description Keep only this part of the sound or video, in seconds from its beginning: {"start": 30} drops the first 30 s, {"end": 60} keeps the first minute; an end past the end keeps the rest. */
+            trim?: {
+                start?: number;
+                end?: number;
+            };
+            /** @description The still taken at this time, in seconds from the beginning of the video (default: a tenth into it, at most 10 s). */
+            frame?: number;
+            /** @description The pages rotate turns, e.g. "1-3,5" (default: every page). */
+            rotate_pages?: string;
+            /** @description Encrypt the PDF with AES-256: {"user": "…"} is the password that opens it; owner (default: the user password) the one that may change its security. Nothing is restricted. */
+            password?: {
+                user: string;
+                owner?: string;
+            };
+            /** @description The password that opens an encrypted PDF (its user or owner password); the output has no password unless password is given too. */
+            decrypt?: string;
+            /**
+             * @description true: form fields and annotations drawn into the pages, no longer editable.
+             * @constant
+             */
+            flatten?: true;
+            /** @description A text watermark drawn over the pages: {"text": "CONFIDENTIAL"}, with position (center, top, bottom, top-left, top-right, bottom-left, bottom-right), opacity 0.05..1, angle in degrees counter-clockwise, size in points (lowered to fit the page) and pages ("1-3,5"). Defaults: level (angle 0; 45 for a diagonal); center at 60 pt and opacity 0.25, elsewhere 18 pt and 0.6. */
+            stamp?: {
+                text: string;
+                /** @enum {string} */
+                position?: "center" | "top" | "bottom" | "top-left" | "top-right" | "bottom-left" | "bottom-right";
+                opacity?: number;
+                angle?: number;
+                size?: number;
+                /** @description The pages stamped, e.g. "1-3,5" (default: every page). */
+                pages?: string;
+            };
+            /** @description Split a PDF into parts, one PDF each in a ZIP (part-001.pdf…): {"every": 2} pages per part, or {"ranges": "1-3,4-7,9"} one part per range (default: one part per page). */
+            split?: {
+                every?: number;
+                /** @description One part per range, e.g. "1-3,4-7,9". */
+                ranges?: string;
+            };
             /** @description Languages OCR reads, most used first, as ISO 639 or tesseract codes, e.g. ["de"] or ["ja", "en"] (default: by the script found on the page; English for Latin). */
             languages?: ("en" | "eng" | "de" | "deu" | "ger" | "fr" | "fra" | "fre" | "es" | "spa" | "it" | "ita" | "pt" | "por" | "nl" | "nld" | "dut" | "ru" | "rus" | "ar" | "ara" | "he" | "heb" | "hi" | "hin" | "zh" | "zh-hans" | "zh-cn" | "chi_sim" | "zh-hant" | "zh-tw" | "chi_tra" | "ja" | "jpn" | "ko" | "kor")[];
+            /** @description Set a PDF's title, author, subject and keywords (its document information and XMP; the old values do not stay in the file), e.g. {"title": "Report", "author": "Fileshift"}: each one line of at most 1000 characters. */
+            metadata?: {
+                /** @description The PDF's title. */
+                title?: string;
+                /** @description The PDF's author. */
+                author?: string;
+                /** @description The PDF's subject. */
+                subject?: string;
+                /** @description The PDF's keywords, as one line (e.g. "report, 2025"). */
+                keywords?: string;
+            };
         };
         CreateConversionJobRequest: {
-            /**
-             * Format: binary
-             * @description The file, sent as application/octet-stream (binary part).
-             */
-            file: Blob;
+            /** @description The file, sent as application/octet-stream (binary part). Repeat the part (2 to 50) to join several files into one, in order: PDFs merged into a PDF, pictures into a PDF a page each, documents into a PDF each converted then joined, any files into an archive (zip, tar…). Each part's own file name names its file (an archive's entry); size_bytes is their total, and prices the job. */
+            file: Blob | Blob[];
             /** @description Output format without a dot, e.g. webp, mp3. */
             target_format: string;
             /** @description Original file name: a hint for detection. No control characters. */
             filename: string;
             /** @description File creation time, RFC 3339: a detection hint. */
             created_at: string;
-            /** @description Must equal the bytes uploaded. */
+            /** @description Must equal the bytes uploaded (of several files: their total). */
             size_bytes: number;
             /** @description Optional: a JSON object of ConversionOptions, e.g. {"quality": 80, "width": 800}. Options that do not apply to this conversion are refused with 422 before any payment. */
             options?: string;
@@ -686,6 +754,10 @@ export interface components {
             target_format?: string;
             price_expires_at?: string;
             result_expires_at?: string;
+            /** @description What the conversion did that you should know, e.g. the metadata strip_metadata removed ("removed 12 EXIF tags, 7 GPS tags"). */
+            notes?: string[];
+            /** @description A job of several files: how many were joined. */
+            input_files?: number;
             webhook?: components["schemas"]["JobWebhook"];
         };
         JobStatusFailed: {
@@ -750,6 +822,8 @@ export interface components {
             ext_in: string;
             /** @description Target extension, without a dot, e.g. png. */
             ext_out: string;
+            /** @description Other uploads' Filenames, joined after filename into one ext_out file, in order (50 files at most, within the upload size limit together): PDFs merged, pictures into a PDF a page each, documents into a PDF each converted then joined, any files into an archive (zip, tar…). ext_in then names filename's type only; each other file's bytes and upload name decide its own. */
+            join?: string[];
             options?: components["schemas"]["ConversionOptions"];
             /** @description Optional: an http(s) URL the service POSTs a signed event to when the job ends (done or failed), retried with backoff on 5xx or no answer; see docs/webhooks.md. It must reach a public address (private, loopback and link-local addresses are refused with 422 before any charge); redirects are not followed. */
             webhook_url?: string;
@@ -762,6 +836,8 @@ export interface components {
                 ext_out: string;
                 /** @description Download paths relative to the base URL, under /tmp/: one, or one per page in page order (pdf → png). Valid 24 hours; no key needed. */
                 urls: string[];
+                /** @description What the conversion did that you should know, e.g. the metadata strip_metadata removed. */
+                notes?: string[];
             };
         };
         KeyApiListRequest: {
