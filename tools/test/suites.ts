@@ -114,7 +114,7 @@ export const FULL_SUITES: readonly SuiteSpec[] = [
 const UNIT_RUNS: readonly VitestRun[] = [
   ...['libs/formats', 'libs/detection', 'libs/agent-wallet', 'libs/x402-nest', 'libs/outbound', 'libs/retry'].map((project) => ({ project, files: ['**'] })),
   { project: 'apps/api', files: ['src/**'] },
-  { project: 'libs/converters', files: ['src/**', 'test/conversion-*.spec.ts', 'test/sandbox-pure.spec.ts'], except: ['**/*.runtime.spec.ts', 'src/engines/libreoffice/**', 'test/conversion-matrix*'] },
+  { project: 'libs/converters', files: ['src/**', 'test/conversion-*.spec.ts', 'test/sandbox-pure.spec.ts'], except: ['**/*.runtime.spec.ts', '**/*.operations.spec.ts', 'src/engines/libreoffice/**', 'test/conversion-matrix*'] },
   { project: 'libs/sdk', files: ['test/*.spec.ts'], except: ['test/*.e2e.spec.ts', 'test/examples.spec.ts', 'test/openapi-drift.spec.ts', 'test/package.spec.ts'] },
   { project: 'apps/mcp', files: ['test/*.spec.ts'], except: ['test/*.e2e.spec.ts'] },
 ];
