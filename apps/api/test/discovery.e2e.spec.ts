@@ -146,7 +146,7 @@ describe('free endpoints (real PostgreSQL and Redis)', () => {
     const { conversions } = (await (await fetch(`${t.baseUrl}/.well-known/x402.json`)).json()) as { conversions: { pairs: number; from: Record<string, string[]> } };
     expect(catalogue.pairs).toBe(conversions.pairs);
     expect(Object.fromEntries(catalogue.formats.map((format) => [format.id, format.targets.map((target) => target.format)]))).toEqual(conversions.from);
-    expect(catalogue.formats.find((format) => format.id === 'png')?.targets.find((target) => target.format === 'webp')?.options).toEqual(['fit', 'height', 'quality', 'width']);
+    expect(catalogue.formats.find((format) => format.id === 'png')?.targets.find((target) => target.format === 'webp')?.options).toEqual(['crop', 'fit', 'grayscale', 'height', 'quality', 'rotate', 'width']);
     expect(catalogue.option_schemas.bitrate).toBeDefined();
     // What a pair loses, said before anyone pays: a PNG made JPEG is compressed with loss and laid on white; made WebP, nothing.
     const png = catalogue.formats.find((format) => format.id === 'png')!;

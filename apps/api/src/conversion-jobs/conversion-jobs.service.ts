@@ -25,6 +25,8 @@ import { WebhookDeliveries } from '../webhooks/webhook-deliveries.repository.js'
 export interface InputSlot {
   jobId: string;
   storageKey: string;
+  /** Where the n-th (1-based) file of a job of several goes; the first is `storageKey`. */
+  memberKey(member: number): string;
 }
 
 /** The file to convert, as detection and the job record see it. */
@@ -136,7 +138,7 @@ export class ConversionJobs {
   /** A new job's input slot: store the upload there, then start the conversion with it. */
   inputSlot(): InputSlot {
     const jobId = newJobId();
-    return { jobId, storageKey: jobInputKey(jobId) };
+    return { jobId, storageKey: jobInputKey(jobId), memberKey: (member) => jobMemberKey(jobId, member) };
   }
 
   async start(request: StartConversion): Promise<StartedConversion> {

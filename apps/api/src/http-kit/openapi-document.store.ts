@@ -10,7 +10,8 @@ export class OpenApiDocumentStore {
 
   set(document: OpenAPIObject): void {
     this.document = document;
-    this.yaml = stringify(document, { aliasDuplicateObjects: false });
+    // Long descriptions stay on one line each: folded, a line of prose may start like a stack frame ("    at …").
+    this.yaml = stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 });
   }
 
   json(): OpenAPIObject {

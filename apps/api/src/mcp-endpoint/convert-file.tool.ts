@@ -3,7 +3,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ConversionJobs, type StartedConversion } from '../conversion-jobs/conversion-jobs.service.js';
 import { MAX_JOIN_FILES } from '../config/upload-limit.js';
-import { jobMemberKey } from '../conversion-jobs/job-storage-keys.js';
 import { RequestValidationError } from '../errors/request-validation.error.js';
 import { cleanFileName } from '../http-kit/file-name.js';
 import { singleFileUpload, type Upload, type UploadedFile } from '../http-kit/upload-reader.js';
@@ -120,7 +119,7 @@ export class ConvertFileTool implements McpTool {
   private async fromContents(args: Record<string, unknown>, contents: unknown, payment: Parameters<PaidConversions['start']>[3], call: ToolCall): Promise<StartedConversion> {
     const members = contentMembers(contents);
     const slot = this.jobs.inputSlot();
-    const keys = members.map((_, index) => jobMemberKey(slot.jobId, index + 1));
+    const keys = members.map((_, index) => slot.memberKey(index + 1));
     const files: UploadedFile[] = [];
     let total = 0;
     let created = false;

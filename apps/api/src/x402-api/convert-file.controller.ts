@@ -19,7 +19,6 @@ import {
   DeleteJobResponseSchema,
 } from './convert-file.schemas.js';
 import { JOB_ID_PATTERN } from '../conversion-jobs/job-id.js';
-import { jobMemberKey } from '../conversion-jobs/job-storage-keys.js';
 import { MAX_JOIN_FILES } from '../config/upload-limit.js';
 import { JobLookup } from './job-lookup.service.js';
 import { type JobStatusBody, JobStatusSchema } from './job-status.schemas.js';
@@ -92,7 +91,7 @@ export class ConvertFileController {
     let upload: Upload | undefined;
     let created = false;
     try {
-      upload = await this.uploads.read(request, { storageKey: (part) => jobMemberKey(slot.jobId, part), maxFiles: MAX_JOIN_FILES });
+      upload = await this.uploads.read(request, { storageKey: slot.memberKey, maxFiles: MAX_JOIN_FILES });
       const started = await this.conversions.start(slot, upload, idempotencyKey, payment, publicBaseUrl(this.config, request));
       created = started.created;
       return this.accepted(started.job, request, reply, created ? undefined : 'Existing job for this Idempotency-Key or payment identifier; no new fee was charged.');

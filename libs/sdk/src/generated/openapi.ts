@@ -646,7 +646,7 @@ export interface components {
             };
             /** @description Languages OCR reads, most used first, as ISO 639 or tesseract codes, e.g. ["de"] or ["ja", "en"] (default: by the script found on the page; English for Latin). */
             languages?: ("en" | "eng" | "de" | "deu" | "ger" | "fr" | "fra" | "fre" | "es" | "spa" | "it" | "ita" | "pt" | "por" | "nl" | "nld" | "dut" | "ru" | "rus" | "ar" | "ara" | "he" | "heb" | "hi" | "hin" | "zh" | "zh-hans" | "zh-cn" | "chi_sim" | "zh-hant" | "zh-tw" | "chi_tra" | "ja" | "jpn" | "ko" | "kor")[];
-            /** @description Set a PDF's title, author, subject and keywords (its document information and XMP; the old values do not stay in the file), e.g. {"title": "Report", "author": "Fileshift"}: each one line of at most 1000 characters. */
+            /** @description Set a PDF's title, author, subject and keywords (its document information and XMP; the old values do not stay in the file), e.g. {"title": "Report", "author": "Fileshift"}: each one line, 1000 characters or fewer. */
             metadata?: {
                 /** @description The PDF's title. */
                 title?: string;

@@ -26,7 +26,7 @@ export const EXIFTOOL_OPTION_SCHEMAS = {
     })
     .refine((fields) => Object.values(fields).some((value) => value !== undefined), 'must set at least one of title, author, subject, keywords')
     .describe(
-      'Set a PDF\'s title, author, subject and keywords (its document information and XMP; the old values do not stay in the file), e.g. {"title": "Report", "author": "Fileshift"}: each one line of at most 1000 characters.',
+      'Set a PDF\'s title, author, subject and keywords (its document information and XMP; the old values do not stay in the file), e.g. {"title": "Report", "author": "Fileshift"}: each one line, 1000 characters or fewer.',
     ),
 };
 
