@@ -117,6 +117,10 @@ describe('jobs of several files (real service, engines and settlement)', () => {
     expect(response.status).toBe(422);
     expect(body.error.message).toMatch(/File 2 \(song\.mp3\) is mp3, which cannot be joined into pdf/);
     expect(body.error.details).toMatchObject({ member: 2, filename: 'song.mp3' });
+    // Nothing joins into docx: the target is what cannot be.
+    const target = await withoutFee(() => convertFiles(t.pay, [[twoPages, 'a.pdf'], [threePages, 'b.pdf']], 'docx'));
+    expect(target.response.status).toBe(422);
+    expect(target.body.error.message).toMatch(/target_format: Files are not joined into docx here; several files join into .*pdf.*zip/);
 
     const api = keyApiClient(t.baseUrl);
     const first = ((await (await api.upload(twoPages, 'a.pdf')).json()) as { Filename: string }).Filename;

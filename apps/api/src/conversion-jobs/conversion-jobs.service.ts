@@ -43,7 +43,7 @@ export interface ConversionInput {
 }
 
 /**
- * One file of a job of several. Its bytes are in the new job's slot under its member's key (`memberSlot`), or copied
+ * One file of a job of several. Its bytes are in the new job's slot under its member's key (`InputSlot.memberKey`), or copied
  * from `copyFrom` once a job is created.
  */
 export interface MemberInput {
@@ -314,14 +314,16 @@ export class ConversionJobs {
     const inputs = members.map(({ input }) => ({ filename: input.detectAs ?? input.filename, sizeBytes: input.sizeBytes, createdAt: input.createdAt, header: input.head }));
     const { formats, planning: planned, join } = await this.detection.planJoin(inputs, request.target);
     if (!planned.ok) {
+      // Nothing joins into the target at all: the target is what cannot be.
+      if (planned.member === undefined) throw new ConversionStartError(ConversionStartErrorCode.NoConversionPath, planned.message, { field: 'target_format' });
       const member = members[planned.member]!;
       const code = formats[planned.member] === undefined ? ConversionStartErrorCode.UnreadableInput : ConversionStartErrorCode.NoConversionPath;
-      throw new ConversionStartError(code, `${planned.message.replace(/^File (\d+)/, `File $1 (${member.input.filename})`)}`, { field: 'file', member: planned.member + 1, filename: member.input.filename });
+      throw new ConversionStartError(code, planned.message.replace(/^File (\d+)/, `File $1 (${member.input.filename})`), { field: 'file', member: planned.member + 1, filename: member.input.filename });
     }
     const { plan } = planned;
     const options = checkedOptions(request.options, join?.options ?? []);
     const source = [...new Set(formats.map((format) => format ?? 'bin'))].join('+');
- const joinCost = join?.cost ?? 1;
+    const joinCost = join?.cost ?? 1;
     const step = { engine: plan.engine, from: source, to: plan.into, options: join?.options ?? [], multipleOutputs: false, cost: joinCost, losses: [], chosenBy: [] };
     return {
       plans: [{ steps: [step], cost: joinCost + plan.memberPlans.reduce((total, plans) => total + (plans[0]?.cost ?? 0), 0), engineClass: plan.engineClass }],

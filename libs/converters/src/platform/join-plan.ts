@@ -16,7 +16,8 @@ export interface JoinPlan {
   engineClass: EngineClass;
 }
 
-export type JoinPlanning = { ok: true; plan: JoinPlan } | { ok: false; member: number; message: string };
+/** A refusal names the member (0-based) that stopped the join, or none when nothing joins into the target. */
+export type JoinPlanning = { ok: true; plan: JoinPlan } | { ok: false; member?: number; message: string };
 
 /**
  * Pure: the join of files of these formats (undefined: the bytes show none) into `target`. Of the joins into the
@@ -27,7 +28,7 @@ export type JoinPlanning = { ok: true; plan: JoinPlan } | { ok: false; member: n
  */
 export function planJoin(graph: ConversionGraph, memberFormats: ReadonlyArray<string | undefined>, target: string): JoinPlanning {
   const joins = graph.joinsInto(target);
-  if (joins.length === 0) return { ok: false, member: 0, message: `Files are not joined into ${target} here; ${describeTargets(graph)}.` };
+  if (joins.length === 0) return { ok: false, message: `Files are not joined into ${target} here; ${describeTargets(graph)}.` };
   let refusal: JoinPlanning | undefined;
   for (const join of joins) {
     const memberPlans: ConversionPlan[][] = [];
@@ -35,7 +36,7 @@ export function planJoin(graph: ConversionGraph, memberFormats: ReadonlyArray<st
       const plans = plansToJoin(graph, join, format);
       if (!plans) {
         // The join that takes most members before one it cannot names that one.
-        if (!refusal || (!refusal.ok && index > refusal.member)) refusal = { ok: false, member: index, message: refusalOf(join, format, index) };
+        if (!refusal || (!refusal.ok && index > (refusal.member ?? -1))) refusal = { ok: false, member: index, message: refusalOf(join, format, index) };
         break;
       }
       memberPlans.push(plans);
