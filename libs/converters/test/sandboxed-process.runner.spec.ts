@@ -84,6 +84,29 @@ describe('SandboxedProcessRunner', () => {
     expect(error.retryable).toBe(true);
   });
 
+  // A kill in the first milliseconds once left the sandbox's first process alive (it leaves our process group and
+  // only later asks to die with its parent), holding the run open until the engine's own limits ended it.
+  it('stops at once when aborted at any moment of the sandbox\'s start, leaving no process', async () => {
+    for (let attempt = 0; attempt < 60; attempt++) {
+      const controller = new AbortController();
+      const delayMs = attempt % 6;
+      const run = runner.run({
+        command: 'sleep',
+        args: ['100.4173'],
+        scratchDir: workRoot,
+        timeoutMs: 60_000,
+        signal: controller.signal,
+        onSpawn: () => (delayMs === 0 ? controller.abort() : setTimeout(() => controller.abort(), delayMs)),
+      });
+      const hung = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000).unref());
+      const ended = await Promise.race([run.then(() => 'finished', (error: { failureType?: string }) => error.failureType), hung]);
+      expect({ attempt, ended }).toEqual({ attempt, ended: 'unknown' });
+    }
+    await settle();
+    expect(processesWith('sleep 100.4173')).toEqual([]);
+    expect(readdirSync(workRoot)).toEqual([]);
+  }, 120_000);
+
   it('gives the engine a minimal environment without proxies', async () => {
     process.env.HTTP_PROXY = 'http://proxy.invalid';
     process.env.SECRET_TOKEN = 'do-not-leak';

@@ -11,6 +11,7 @@ import { processLimitsOf, type ProcessLimits } from './sandbox/process-limits.js
 import { ProcessTreeUsage } from './sandbox/process-tree-usage.js';
 import { DEFAULT_SOCKET_POLICY, type SocketPolicy } from './sandbox/seccomp/seccomp-rules.js';
 import { sandboxFailed, spawnWrapped } from './sandbox/spawn-wrapped.js';
+import { killTagged } from './sandbox/tagged-processes.js';
 import type { WrappedCommand } from './sandbox/wrapped-command.js';
 
 export interface SandboxedRun {
@@ -145,7 +146,12 @@ export class SandboxedProcessRunner {
       residentBytes: this.profile.limits.residentBytes,
       outputPath: run.outputPath,
       maxOutputBytes: run.maxOutputBytes,
-      onKill: killTree,
+      onKill: () => {
+        killTree();
+        // The sandbox's first process leaves the group (its own session) and dies with its parent only once it has
+        // asked to: killed before that, it would live on and hold our pipes. It carries the run's directory.
+        void killTagged(workDir);
+      },
     });
 
     try {
