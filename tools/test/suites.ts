@@ -86,7 +86,7 @@ export const FULL_SUITES: readonly SuiteSpec[] = [
 
   { name: 'api:faults', cores: 0.5, runs: [{ project: 'apps/api', files: ['test/faults.e2e.spec.ts', 'test/worker-crash.e2e.spec.ts'] }] },
   { name: 'api:fuzz', cores: 1, runs: [{ project: 'apps/api', files: ['test/fuzz.e2e.spec.ts', 'test/hostile-*.e2e.spec.ts'] }] },
-  { name: 'api:processes', cores: 0.8, runs: [{ project: 'apps/api', files: ['test/readme-path.e2e.spec.ts', 'test/hosts-apart.e2e.spec.ts', 'test/key-api-access.e2e.spec.ts', 'test/engine-sandbox.e2e.spec.ts', 'test/startup.e2e.spec.ts', 'test/roles.e2e.spec.ts', 'test/embedded-database.spec.ts', 'test/migrations.spec.ts', 'test/private-servers.spec.ts'] }] },
+  { name: 'api:processes', cores: 0.8, runs: [{ project: 'apps/api', files: ['test/readme-path.e2e.spec.ts', 'test/hosts-apart.e2e.spec.ts', 'test/key-api-access.e2e.spec.ts', 'test/engine-sandbox.e2e.spec.ts', 'test/startup.e2e.spec.ts', 'test/roles.e2e.spec.ts', 'test/embedded-database.spec.ts', 'test/migrations.spec.ts', 'test/payment-ledger.spec.ts', 'test/private-servers.spec.ts'] }] },
   { name: 'api:conversions', cores: 1, runs: [{ project: 'apps/api', files: ['test/documents.e2e.spec.ts', 'test/media.e2e.spec.ts', 'test/archives.e2e.spec.ts', 'test/conversion-options.e2e.spec.ts', 'test/convert-file.e2e.spec.ts', 'test/status-wait.e2e.spec.ts', 'test/object-storage*.e2e.spec.ts', 'test/metrics.e2e.spec.ts'] }] },
   { name: 'api:outbound', cores: 1, runs: [{ project: 'apps/api', files: ['test/source-urls.e2e.spec.ts', 'test/webhooks.e2e.spec.ts'] }] },
   { name: 'api:operations', cores: 1, runs: [{ project: 'apps/api', files: ['test/file-joins.e2e.spec.ts', 'test/file-operations.e2e.spec.ts'] }] },
