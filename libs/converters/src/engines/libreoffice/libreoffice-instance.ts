@@ -104,8 +104,6 @@ export class LibreOfficeInstance {
       sockets: config.sockets,
       prefix: INSTANCE_PREFIX,
       name: 'LibreOffice',
-      // The launcher forks oosplash, which starts soffice.bin: each carries the tag (the pipe name) in its command line.
-      forks: true,
       cleanUp: () => this.removePipes(),
     });
   }

@@ -28,11 +28,6 @@ export interface SandboxedDaemonConfig {
   sockets?: SocketPolicy;
   /** What it is, for errors: "the Node host", "the browser". */
   name: string;
-  /**
-   * Its processes may leave its process group (soffice's launcher forks oosplash, which starts soffice.bin): every one
-   * carries its directory's name in its command line, and whatever still does is killed when it ends.
-   */
-  forks?: boolean;
   /** What it leaves outside its directory (unsandboxed, soffice's pipes in /tmp), removed once it has ended. */
   cleanUp?: () => Promise<void>;
 }
@@ -124,7 +119,7 @@ export class SandboxedDaemon {
       await this.killStragglers();
       if (this.child) await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS))]);
       this.prepared?.release();
-      // A grandchild (soffice.bin) may outlive the group's signal by a moment.
+      // A process that left the group (soffice.bin, a sandbox killed as it started) may outlive the group's signal.
       await this.killStragglers();
       await rm(await this.dir.catch(() => ''), { recursive: true, force: true }).catch(() => undefined);
       await this.config.cleanUp?.();
@@ -179,8 +174,12 @@ export class SandboxedDaemon {
     throw new Error(`${this.config.name} was stopped while starting`);
   }
 
+  /**
+   * Its processes may leave its process group (the sandbox's first process, before it asks to die with its parent;
+   * soffice's launcher, which forks oosplash, which starts soffice.bin): every one carries its directory's name in
+   * its command line, and whatever still does is killed when it ends.
+   */
   private async killStragglers(): Promise<void> {
-    if (!this.config.forks) return;
     const dir = await this.dir.catch(() => undefined);
     if (dir) await killTagged(basename(dir));
   }
