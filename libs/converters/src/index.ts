@@ -12,3 +12,4 @@ export { ARCHIVE_FORMATS, ARCHIVES_DESCRIPTOR, type ArchiveFormat } from './engi
 export { defaultLibreOfficePoolSize } from './engines/libreoffice/libreoffice.descriptor.js';
 export { ENGINE_DESCRIPTORS, engineDescriptor } from './engines/engines.js';
 export { SANDBOX_SETTINGS, type SandboxSetting } from './platform/sandbox/sandbox-settings.js';
+export { writeStoredZip } from './shared/stored-zip.writer.js';

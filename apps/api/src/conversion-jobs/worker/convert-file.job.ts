@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ConversionError, type ConversionPlan } from '@fileshift/converters';
+import { ConversionError, type ConversionPlan, writeStoredZip } from '@fileshift/converters';
 import { type JoinMemberFile, runJoin, runPlan } from '@fileshift/converters/worker';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/app-config.token.js';
@@ -19,7 +19,6 @@ import { JobLeases, type RunOutcome } from './job-leases.repository.js';
 import { MAX_RUNS } from '../job-runs.js';
 import { jobBundleKey, jobInputKey, jobMemberKey, jobOutputKey } from '../job-storage-keys.js';
 import { pageFileName, resultName } from '../result-files.js';
-import { zipFiles } from './zip-files.js';
 import { digestOf, readDigesting } from './file-digest.js';
 import { type ScratchDirectory, ScratchSpace } from './scratch-space.js';
 import { WebhookDispatcher } from '../../webhooks/webhook-dispatcher.js';
@@ -181,7 +180,7 @@ export class ConvertFileJob {
     if (job.delivery === 'bundle') {
       const bundle = scratch.file('result.zip');
       const entries = files.map((file, index) => ({ path: file, name: pageFileName(resultName(job), index + 1) }));
-      await zipFiles(entries, bundle);
+      await writeStoredZip(entries, bundle);
       const bundled = await Promise.all(entries.map(async ({ path, name }) => ({ filename: name, ...(await digestOf(path)) })));
       return done([await put(jobBundleKey(job.id), bundle)], bundled);
     }

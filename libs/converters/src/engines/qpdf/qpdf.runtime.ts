@@ -12,7 +12,7 @@ import { pageListText } from '../../shared/pdf/pdf-page-selection.js';
 import { QPDF_DESCRIPTOR } from './qpdf.descriptor.js';
 import { partName, splitParts } from './split-parts.js';
 import { stampPdf } from './stamp-pdf.js';
-import { writeStoredZip } from './stored-zip.writer.js';
+import { writeStoredZip } from '../../shared/stored-zip.writer.js';
 
 /** qpdf's exit code when it wrote its output but warned (a damaged cross-reference table it recovered from). */
 const EXIT_WARNINGS = 3;

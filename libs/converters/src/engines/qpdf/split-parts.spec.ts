@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConversionError } from '../../platform/conversion-error.js';
 import { parseRanges, partName, rangesCountWithin, rangesRunForward, splitParts } from './split-parts.js';
-import { writeStoredZip } from './stored-zip.writer.js';
+import { writeStoredZip } from '../../shared/stored-zip.writer.js';
 
 describe('the parts of a split (pure)', () => {
   it('reads ranges in the caller\'s order, a single page as a range of one', () => {

@@ -13,9 +13,9 @@ const MAX_ZIP32 = 0xffff_ffff;
 const MAX_ENTRIES = 0xffff;
 
 /**
- * Writes files into one ZIP at `zipPath`, stored (PDFs compress their own streams), each under its name: streamed
- * from disk twice (its CRC, then its bytes), never held in memory. Files we wrote ourselves, so nothing here parses
- * an upload. No ZIP64: the engine's output cap is far below 4 GiB.
+ * Writes files into one ZIP at `zipPath`, stored (what goes in compresses its own content: a split's PDFs, a job's
+ * PNG or JPEG pages), each under its name: streamed from disk twice (its CRC, then its bytes), never held in memory.
+ * Files we wrote ourselves, so nothing here parses an upload. No ZIP64: the output caps are far below 4 GiB.
  */
 export async function writeStoredZip(entries: ReadonlyArray<{ path: string; name: string }>, zipPath: string, modified = new Date()): Promise<void> {
   if (entries.length > MAX_ENTRIES) throw new Error(`a ZIP without ZIP64 holds at most ${MAX_ENTRIES} entries`);
