@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConversionError, type ConversionPlan, writeStoredZip } from '@fileshift/converters';
-import { type JoinMemberFile, runJoin, runPlan } from '@fileshift/converters/worker';
+import { type JoinMemberFile, runJoin, runPlan, type StepTiming } from '@fileshift/converters/worker';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/app-config.token.js';
 import { EngineHost } from './engine-host.service.js';
@@ -109,18 +109,7 @@ export class ConvertFileJob {
       const inputPath = scratch.file('input');
       await this.storage.copyToFile(jobInputKey(job.id), inputPath, lease.signal);
       const { plan, files, notes } = await this.engines.converting(() =>
-        runPlan(
-          {
-            plans,
-            inputPath,
-            workDir: scratch.path,
-            options: job.options,
-            signal: lease.signal,
-            onProgress: (percent) => lease.reportProgress(percent),
-            onStepEnd: (step) => this.metrics.conversionStepRan(step),
-          },
-          this.engines.runtimesById(),
-        ),
+        runPlan({ plans, inputPath, ...this.runContext(job, lease, scratch) }, this.engines.runtimesById()),
       );
       lease.signal.throwIfAborted();
       return await this.putResults(job, plan, { files, notes }, scratch, written);
@@ -142,11 +131,7 @@ export class ConvertFileJob {
         {
           plan: { engine: joinPlan.engine, into: job.targetFormat, memberPlans: joinPlan.members.map((member) => member.plans), engineClass: plan.engineClass },
           members,
-          workDir: scratch.path,
-          options: job.options,
-          signal: lease.signal,
-          onProgress: (percent) => lease.reportProgress(percent),
-          onStepEnd: (step) => this.metrics.conversionStepRan(step),
+          ...this.runContext(job, lease, scratch),
         },
         this.engines.runtimesById(),
       ),
@@ -155,6 +140,17 @@ export class ConvertFileJob {
     const version = (engine: string) => this.engines.versionOf(engine);
     const memberSteps = joined.memberSteps.map((steps) => ({ steps: (steps ?? []).map((step) => ({ ...step, version: version(step.engine) })) }));
     return this.putResults(job, plan, { files: joined.files, notes: joined.notes, members: memberSteps }, scratch, written);
+  }
+
+  /** What a plan or a join runs with: the job's scratch directory, options, cancellation, progress and step metrics. */
+  private runContext(job: ConversionJob, lease: JobLease, scratch: ScratchDirectory) {
+    return {
+      workDir: scratch.path,
+      options: job.options,
+      signal: lease.signal,
+      onProgress: (percent: number) => lease.reportProgress(percent),
+      onStepEnd: (step: StepTiming) => this.metrics.conversionStepRan(step),
+    };
   }
 
   /**

@@ -115,26 +115,13 @@ export class ArchivesRuntime implements EngineRuntime {
 
     const listing = await this.list(inputPath, from, inputBytes, context, deadline);
     context.onProgress?.(5);
-    const scratch = await mkdtemp(join(resolve(context.workDir), 'fileshift-archive-'));
-    try {
-      const tree = join(scratch, 'entries');
-      await mkdir(tree);
+    return this.packStaged(outputPath, to, context, deadline, 'fileshift-archive-', async (tree) => {
       await this.extract(inputPath, tree, listing.declaredBytes, context, deadline);
       const extracted = await walkExtracted(tree);
       if (extracted.bytes > listing.declaredBytes) throw lyingHeaders();
       context.onProgress?.(50);
-      const list = join(scratch, 'entries.list');
-      // "./" first: a name such as "-C" or "@x" stays a name; -s takes the "./" off again in the archive.
-      await writeFile(list, extracted.paths.map((path) => `./${path}\0`).join(''));
-      await this.pack(tree, list, outputPath, to, context, deadline);
-    } catch (error) {
-      await rm(outputPath, { force: true });
-      throw error;
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
-    }
-    context.onProgress?.(100);
-    return { files: [outputPath] };
+      return extracted.paths;
+    });
   }
 
   /**
@@ -152,10 +139,7 @@ export class ArchivesRuntime implements EngineRuntime {
     const deadline = new StepDeadline(context.limits.timeoutMs);
     const outputPath = singleOutput(resolve(request.outputDir), to);
     const names = entryNames(request.members.map((member) => member.name));
-    const scratch = await mkdtemp(join(resolve(context.workDir), 'fileshift-archive-join-'));
-    try {
-      const tree = join(scratch, 'entries');
-      await mkdir(tree);
+    return this.packStaged(outputPath, to, context, deadline, 'fileshift-archive-join-', async (tree) => {
       const staged = new Set<string>();
       for (const [index, member] of request.members.entries()) {
         const source = resolve(member.path);
@@ -170,9 +154,23 @@ export class ArchivesRuntime implements EngineRuntime {
         await chmod(entry, 0o644);
       }
       context.onProgress?.(10);
+      return names;
+    });
+  }
+
+  /**
+   * Packs the entries `stage` puts into a fresh tree (it answers their paths in it, in order) as `to` at
+   * `outputPath`, in a directory of the step's own that goes in every outcome; a failure leaves no output.
+   */
+  private async packStaged(outputPath: string, to: ArchiveFormat, context: StepContext, deadline: StepDeadline, prefix: string, stage: (tree: string) => Promise<readonly string[]>): Promise<StepOutcome> {
+    const scratch = await mkdtemp(join(resolve(context.workDir), prefix));
+    try {
+      const tree = join(scratch, 'entries');
+      await mkdir(tree);
+      const paths = await stage(tree);
       const list = join(scratch, 'entries.list');
       // "./" first: a name such as "-C" or "@x" stays a name; -s takes the "./" off again in the archive.
-      await writeFile(list, names.map((name) => `./${name}\0`).join(''));
+      await writeFile(list, paths.map((path) => `./${path}\0`).join(''));
       await this.pack(tree, list, outputPath, to, context, deadline);
     } catch (error) {
       await rm(outputPath, { force: true });
@@ -184,7 +182,6 @@ export class ArchivesRuntime implements EngineRuntime {
     return { files: [outputPath] };
   }
 
-  /** Step 1: the listing, checked entry by entry as bsdtar prints it; stopped at the first refusal. */
   private async list(inputPath: string, from: ArchiveFormat, inputBytes: number, context: StepContext, deadline: StepDeadline): Promise<ListingCheck> {
     const check = new ListingCheck(context.limits, inputBytes);
     const run = refusable(context.signal);
