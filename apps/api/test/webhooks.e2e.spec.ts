@@ -341,6 +341,24 @@ describe('webhooks: signed, retried, stopped by 410, never redirected (real sett
     expect((await worker!.get(JobReconciler).reconcile()).webhooks).toBe(0);
   });
 
+  it('a job the reconciler gives up at its deadline sends its event, failed', async () => {
+    receiver.on('/deadline', status(200));
+    const jobId = await startJob(`${receiverUrl}/deadline`);
+    await webhookIn(jobId, 'delivered');
+    // As if its run had vanished a day ago: still processing, held by nobody, its webhook not yet sent.
+    const db = api.get(DataSource);
+    await api.get(JobService).remove(JobName.DeliverWebhook, jobId);
+    await db.query(`UPDATE webhook_deliveries SET state = 'pending', attempts = 0 WHERE job_id = $1`, [jobId]);
+    await db.query(`UPDATE conversion_jobs SET status = 'processing', finished_at = NULL, created_at = now() - interval '1 day' WHERE id = $1`, [jobId]);
+    await db.query(`UPDATE job_leases SET owner = NULL, expires_at = NULL WHERE job_id = $1`, [jobId]);
+
+    expect((await worker!.get(JobReconciler).reconcile()).timedOut).toBe(1);
+    await webhookIn(jobId, 'delivered');
+    const deliveries = receiver.at('/deadline');
+    expect(deliveries).toHaveLength(2);
+    expect((await verifiedEvent(deliveries[1]!)).data).toMatchObject({ job_id: jobId, status: 'failed' });
+  });
+
   it('across a worker restart: a retry waiting in Redis is delivered by the next worker', async () => {
     // A worker whose retries wait long enough to stop it in between.
     await worker!.close();

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
+import type { ConversionJob } from '../conversion-jobs/conversion-job.entity.js';
 import { JobName } from '../queue/job-contract.js';
 import { JobService } from '../queue/job.service.js';
 import { within } from '../queue/within.js';
@@ -25,8 +26,10 @@ export class WebhookDispatcher {
     private readonly queue: JobService,
   ) {}
 
-  /** The job ended: its event goes to the queue when it has a webhook still to deliver. */
-  async jobEnded(jobId: string): Promise<void> {
+  /** The job ended: its event goes to the queue when it has a webhook still to deliver (a job without one is not looked up). */
+  async jobEnded(job: Pick<ConversionJob, 'id' | 'hasWebhook'>): Promise<void> {
+    if (!job.hasWebhook) return;
+    const jobId = job.id;
     try {
       const delivery = await this.deliveries.find(jobId);
       if (delivery?.state === 'pending') await this.dispatch(jobId);

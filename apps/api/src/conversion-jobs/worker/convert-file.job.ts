@@ -194,7 +194,7 @@ export class ConvertFileJob {
   private async ended(job: ConversionJob, outcome: RunOutcome): Promise<void> {
     this.metrics.jobEnded(outcome.status, outcome.status === 'failed' ? outcome.failureType : undefined);
     await this.ends.announce(job.id);
-    if (job.hasWebhook) await this.webhooks.jobEnded(job.id);
+    await this.webhooks.jobEnded(job);
   }
 
   /**

@@ -148,7 +148,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
           if (await this.leases.failUnheld(job.id, 'provider_error', `The conversion was interrupted ${runs} times; it was given up.`)) {
             report.failed++;
             this.metrics.jobEnded('failed', 'provider_error');
-            await this.webhooks.jobEnded(job.id);
+            await this.webhooks.jobEnded(job);
           }
           break;
         case 'leave':
@@ -163,7 +163,7 @@ export class JobReconciler implements OnApplicationBootstrap, OnModuleDestroy {
       if (await this.leases.failUnheld(job.id, 'timeout', `The conversion did not finish within ${minutes} minutes.`)) {
         report.timedOut++;
         this.metrics.jobEnded('failed', 'timeout');
-        await this.webhooks.jobEnded(job.id);
+        await this.webhooks.jobEnded(job);
         await this.bounded(this.queue.remove(conversionJobOf(job), job.id));
       }
     }
