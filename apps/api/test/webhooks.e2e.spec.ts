@@ -1,9 +1,9 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DevChain } from '@fileshift/devchain';
-import { freePort, tinyPng, toneWav } from '@fileshift/testing';
+import { answerStatus as status, freePort, type ReceivedDelivery, startWebhookReceiver, tinyPng, toneWav, type WebhookReceiver } from '@fileshift/testing';
 import { pino } from 'pino';
 import { DataSource } from 'typeorm';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -19,12 +19,6 @@ import { createTestEnvironment } from './support/test-app.js';
 import { payingFetch } from './support/x402-payer.js';
 
 const silent = pino({ level: 'silent' });
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
 
 interface WebhookEvent {
   id: string;
@@ -43,35 +37,6 @@ interface StatusWithWebhook {
  * A webhook receiver on 127.0.0.1: each path answers as a test sets it (`answers`, taken in order, the last one
  * kept), and every request it got is kept with its raw body. A `hang` answer never answers.
  */
-function startReceiver(port: number) {
-  const received: Received[] = [];
-  const answers = new Map<string, Array<(response: ServerResponse) => void>>();
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const path = request.url ?? '/';
-      received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const queue = answers.get(path) ?? [];
-      const answer = queue.length > 1 ? queue.shift()! : (queue[0] ?? ((r: ServerResponse) => r.writeHead(200).end('ok')));
-      answer(response);
-    });
-  });
-  return {
-    received,
-    on(path: string, ...sequence: Array<(response: ServerResponse) => void>) {
-      answers.set(path, sequence);
-    },
-    at: (path: string) => received.filter((request) => request.path === path),
-    listen: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-const status = (code: number, headers: Record<string, string> = {}) => (response: ServerResponse) => response.writeHead(code, headers).end();
 const hang = () => undefined;
 
 /**
@@ -86,8 +51,8 @@ describe('webhooks: signed, retried, stopped by 410, never redirected (real sett
   let worker: INestApplicationContext | undefined;
   let baseUrl: string;
   let pay: typeof fetch;
-  let receiver: ReturnType<typeof startReceiver>;
-  let lateReceiver: ReturnType<typeof startReceiver> | undefined;
+  let receiver: WebhookReceiver;
+  let lateReceiver: WebhookReceiver | undefined;
   let receiverUrl: string;
   let latePort: number;
   let canaryPort: number;
@@ -130,7 +95,7 @@ describe('webhooks: signed, retried, stopped by 410, never redirected (real sett
   };
 
   /** The event of a delivery, once its signature verified against the service's did.json (node:crypto, no code of ours). */
-  const verifiedEvent = async (delivery: Received): Promise<WebhookEvent> => {
+  const verifiedEvent = async (delivery: ReceivedDelivery): Promise<WebhookEvent> => {
     const did = (await (await fetch(`${baseUrl}/.well-known/did.json`)).json()) as { verificationMethod: Array<{ id: string; publicKeyJwk: object }>; assertionMethod: string[] };
     const kid = String(delivery.headers['fileshift-signature-key']);
     const method = did.verificationMethod.find((candidate) => candidate.id === kid && did.assertionMethod.includes(kid));
@@ -153,8 +118,7 @@ describe('webhooks: signed, retried, stopped by 410, never redirected (real sett
     const [receiverPort, late, canaryAt] = await Promise.all([freePort(), freePort(), freePort()]);
     latePort = late;
     canaryPort = canaryAt;
-    receiver = startReceiver(receiverPort);
-    await receiver.listen();
+    receiver = await startWebhookReceiver(receiverPort);
     receiverUrl = `http://127.0.0.1:${receiverPort}`;
     // An inward address the allow-list lets through: were a redirect followed, the guard would not stop it.
     canary = createServer((_request, response) => response.end('canary'));
@@ -238,8 +202,7 @@ describe('webhooks: signed, retried, stopped by 410, never redirected (real sett
       { timeout: 30_000, interval: 50 },
     );
 
-    lateReceiver = startReceiver(latePort);
-    await lateReceiver.listen();
+    lateReceiver = await startWebhookReceiver(latePort);
     const shown = await webhookIn(jobId, 'delivered');
     expect(shown.webhook?.attempts).toBeGreaterThanOrEqual(2);
     const [delivery] = lateReceiver.at('/late');

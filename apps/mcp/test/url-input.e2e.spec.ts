@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pricesOf, resultPriceFor } from '@fileshift/sdk';
+import { startWebhookReceiver, type WebhookReceiver } from '@fileshift/testing';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '../src/usdc-amount.js';
@@ -32,29 +33,10 @@ async function startFileHost() {
   return { server, port, base: `http://127.0.0.1:${port}`, requests };
 }
 
-/** Receives webhook deliveries: the raw body and the headers. */
-async function startReceiver() {
-  const deliveries: Array<{ body: string; headers: IncomingHttpHeaders }> = [];
-  let arrived: () => void = () => undefined;
-  const first = new Promise<void>((resolve) => (arrived = resolve));
-  const server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      deliveries.push({ body, headers: request.headers });
-      response.writeHead(204).end();
-      arrived();
-    });
-  });
-  const port = await listening(server);
-  return { server, port, url: `http://127.0.0.1:${port}/hooks`, deliveries, first };
-}
-
 describe('files by URL are passed to the service, which fetches them through its outbound guard (live service, dev chain)', () => {
   let harness: McpHarness;
   let host: Awaited<ReturnType<typeof startFileHost>>;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   /** The requests the file host got while `run` ran. */
   const requestsDuring = async <T>(run: () => Promise<T>) => {
     const from = host.requests.length;
@@ -64,14 +46,14 @@ describe('files by URL are passed to the service, which fetches them through its
 
   beforeAll(async () => {
     host = await startFileHost();
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     // Loopback is a private address: the service reaches the two servers only because its allow-list names them.
     // The MCP server has no such setting: it never connects to a url input.
     harness = await McpHarness.start({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1/32', OUTBOUND_ALLOW_PORTS: `${host.port},${receiver.port}` });
   });
   afterAll(async () => {
     host?.server.close();
-    receiver?.server.close();
+    await receiver?.close();
     await harness?.stop();
   });
 
@@ -111,7 +93,7 @@ describe('files by URL are passed to the service, which fetches them through its
   it('convert_file by URL says the result costs "up to" the highest price, and passes webhook_url on: the service announces the end there', async () => {
     const ctx = harness.context();
     const client = await harness.connect(ctx);
-    const started = await call(client, 'convert_file', { url: `${host.base}/picture`, target_format: 'webp', webhook_url: receiver.url });
+    const started = await call(client, 'convert_file', { url: `${host.base}/picture`, target_format: 'webp', webhook_url: receiver.url('/hooks') });
     expect(started.isError, text(started)).toBeFalsy();
     const { job_id: jobId, expected_result_price_usdc: expected } = structured<{ job_id: string; expected_result_price_usdc: string }>(started);
     expect(expected).toBe(formatAmount(resultPriceFor(pricesOf(await ctx.serviceFacts()), Number.POSITIVE_INFINITY)!));
@@ -119,9 +101,9 @@ describe('files by URL are passed to the service, which fetches them through its
     expect(text(started)).toContain(`The result will cost up to ${expected} USDC.`);
     expect(text(started)).toContain('signed event to the webhook_url');
     await receiver.first;
-    expect(receiver.deliveries).toHaveLength(1);
-    expect(JSON.parse(receiver.deliveries[0]!.body)).toMatchObject({ type: 'conversion.done', data: { job_id: jobId, status: 'done' } });
-    expect(receiver.deliveries[0]!.headers['webhook-signature']).toMatch(/^v1a,/);
+    expect(receiver.received).toHaveLength(1);
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ type: 'conversion.done', data: { job_id: jobId, status: 'done' } });
+    expect(receiver.received[0]!.headers['webhook-signature']).toMatch(/^v1a,/);
   });
 
   it('a url the service will not fetch is a tool error and nothing is paid; this server never connects to it', async () => {

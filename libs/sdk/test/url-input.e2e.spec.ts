@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type LiveService, startLiveService } from '@fileshift/testing';
+import { type LiveService, startLiveService, startWebhookReceiver, type WebhookReceiver } from '@fileshift/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createClient } from '../src/index.js';
 import { anvilPayerAccount, devChainPayer, recordingFetch, tinyPng, usdcBalanceOf } from './support/dev-chain.js';
@@ -28,35 +28,16 @@ async function startFileServer() {
   return { server, port, base: `http://127.0.0.1:${port}`, requests };
 }
 
-/** A webhook receiver keeping each delivery as it came: the raw body (what the signature covers) and the headers. */
-async function startReceiver() {
-  const deliveries: Array<{ body: string; headers: IncomingHttpHeaders }> = [];
-  let arrived: () => void = () => undefined;
-  const first = new Promise<void>((resolve) => (arrived = resolve));
-  const server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      deliveries.push({ body, headers: request.headers });
-      response.writeHead(204).end();
-      arrived();
-    });
-  });
-  const port = await listening(server);
-  return { server, port, url: `http://127.0.0.1:${port}/hooks/fileshift`, deliveries, first };
-}
-
 describe('files by URL and webhooks: the service fetches the file and announces the end (live service, dev chain)', () => {
   const account = anvilPayerAccount(7);
   let service: LiveService;
   let files: Awaited<ReturnType<typeof startFileServer>>;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   let payerBalance: () => Promise<bigint>;
 
   beforeAll(async () => {
     files = await startFileServer();
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     // Loopback is private: the service's outbound guard reaches these two servers only because they are allow-listed.
     service = await startLiveService({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1/32', OUTBOUND_ALLOW_PORTS: `${files.port},${receiver.port}` });
     const balanceOf = usdcBalanceOf(service.devChain);
@@ -65,7 +46,7 @@ describe('files by URL and webhooks: the service fetches the file and announces 
   afterAll(async () => {
     await service?.stop();
     files?.server.close();
-    receiver?.server.close();
+    await receiver?.close();
   });
 
   const paying = (fetch?: typeof globalThis.fetch) => createClient({ baseUrl: service.baseUrl, payer: devChainPayer(service.devChain, account), fetch });
@@ -87,7 +68,7 @@ describe('files by URL and webhooks: the service fetches the file and announces 
   it('convertFile({ input: { url }, webhookUrl }): the right bytes, a verified delivery record, and a signed event that verifyWebhook accepts', async () => {
     const client = paying();
     const before = await payerBalance();
-    const converted = await client.convertFile({ input: { url: `${files.base}/files/dot.png` }, targetFormat: 'webp', webhookUrl: receiver.url });
+    const converted = await client.convertFile({ input: { url: `${files.base}/files/dot.png` }, targetFormat: 'webp', webhookUrl: receiver.url('/hooks/fileshift') });
     expect(isWebp(converted.data)).toBe(true);
     expect(converted.filename).toBe('dot.webp');
     // convertFile has checked the record's signature and that the download is the file it names; it names the fetched file as the input.
@@ -99,7 +80,7 @@ describe('files by URL and webhooks: the service fetches the file and announces 
     expect(await payerBalance()).toBe(before - JOB_FEE - RESULT_PRICE);
 
     await receiver.first;
-    const [delivery] = receiver.deliveries;
+    const [delivery] = receiver.received;
     const event = await client.verifyWebhook(delivery!, { jobId: converted.jobId });
     expect(event).toMatchObject({ id: delivery!.headers['webhook-id'], type: 'conversion.done', data: { job_id: converted.jobId, status: 'done' } });
     // The same delivery, altered, is refused.
@@ -112,7 +93,7 @@ describe('files by URL and webhooks: the service fetches the file and announces 
       await new Promise((resolve) => setTimeout(resolve, 200));
       status = await client.getJob(converted.jobId);
     }
-    expect(status.webhook).toMatchObject({ url: receiver.url, state: 'delivered', attempts: 1, last_status_code: 204 });
+    expect(status.webhook).toMatchObject({ url: receiver.url('/hooks/fileshift'), state: 'delivered', attempts: 1, last_status_code: 204 });
   });
 
   it('a URL the guard refuses is an ApiError and nothing is paid: a private address at once, a redirect to one after the fetch began', async () => {
