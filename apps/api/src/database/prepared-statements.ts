@@ -23,7 +23,7 @@ export interface PreparedStatements {
 
 /**
  * Prepared statements on the data source's own connections. On embedded PGlite a query costs the API thread
- * its parse, plan and five protocol calls into WASM each time (0.3 ms a statement here); a prepared one is
+ * its parse, plan and six protocol calls into WASM each time (0.3 ms a statement here); a prepared one is
  * bound and run in one call. On PostgreSQL, node-postgres prepares a named statement once per pooled client.
  */
 export function preparedStatementsOf(dataSource: DataSource): PreparedStatements {
