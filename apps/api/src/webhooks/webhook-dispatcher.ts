@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/app-config.token.js';
-import type { ConversionJob } from '../conversion-jobs/conversion-job.entity.js';
 import { JobName } from '../queue/job-contract.js';
 import { JobService } from '../queue/job.service.js';
 import { within } from '../queue/within.js';
@@ -27,7 +26,7 @@ export class WebhookDispatcher {
   ) {}
 
   /** The job ended: its event goes to the queue when it has a webhook still to deliver (a job without one is not looked up). */
-  async jobEnded(job: Pick<ConversionJob, 'id' | 'hasWebhook'>): Promise<void> {
+  async jobEnded(job: { id: string; hasWebhook: boolean }): Promise<void> {
     if (!job.hasWebhook) return;
     const jobId = job.id;
     try {
