@@ -182,6 +182,7 @@ export class ArchivesRuntime implements EngineRuntime {
     return { files: [outputPath] };
   }
 
+  /** Step 1: the listing, checked entry by entry as bsdtar prints it; stopped at the first refusal. */
   private async list(inputPath: string, from: ArchiveFormat, inputBytes: number, context: StepContext, deadline: StepDeadline): Promise<ListingCheck> {
     const check = new ListingCheck(context.limits, inputBytes);
     const run = refusable(context.signal);
