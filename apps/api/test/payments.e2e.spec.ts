@@ -84,6 +84,8 @@ describe('x402 payments on the dev chain (real settlement)', () => {
     const receipt = decodeBase64Json<{ success: boolean; transaction: string; network: string }>(response.headers.get('payment-response'));
     expect(receipt).toMatchObject({ success: true, network: 'eip155:31337' });
     expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    // The dev facilitator's share of the wait: its two calls to the chain.
+    expect(response.headers.get('server-timing')).toMatch(/^x402-verify;dur=\d+\.\d{2}, x402-settle;dur=\d+\.\d{2}$/);
     expect(await payTo()).toBe(before + 2000n);
     const record = await records().findOneByOrFail({ txHash: receipt.transaction });
     expect(record).toMatchObject({ status: 'settled', endpoint: 'detectFileType', amountAtomic: '2000', network: 'eip155:31337', payer: payer(0).address });

@@ -27,7 +27,13 @@ export interface PaidExchange {
   fingerprint(route: string, priceAtomic: string): string;
   /**
    * Hears the settlement's answer: `response` is what PAYMENT-RESPONSE carries (the settlement and the signed
-   * receipt), `headers` core's other settlement headers.
+   * receipt), `headers` core's other settlement headers, `facilitator` how long the facilitator took with the payment.
    */
-  answerSettlement(response: Record<string, unknown>, headers: Record<string, string>): void;
+  answerSettlement(response: Record<string, unknown>, headers: Record<string, string>, facilitator?: FacilitatorTiming): void;
+}
+
+/** How long the facilitator took to verify and to settle one payment, in milliseconds, from its call to its answer. */
+export interface FacilitatorTiming {
+  verifyMs: number;
+  settleMs: number;
 }

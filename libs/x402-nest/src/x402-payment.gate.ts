@@ -15,7 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AcceptedPayment } from './accepted-payment.js';
 import { type CachedChallenge, ChallengeCache, type OfferedChallenge } from './challenge-cache.js';
 import { FastifyExchange } from './fastify-exchange.js';
-import type { PaidExchange, PricedAdapter } from './paid-exchange.js';
+import type { FacilitatorTiming, PaidExchange, PricedAdapter } from './paid-exchange.js';
 import { type PaidToolCall, ToolCallExchange } from './tool-call-exchange.js';
 import { PublishedRequestAdapter } from './published-request.adapter.js';
 import { RouteResourceServer } from './route-resource-server.js';
@@ -175,7 +175,11 @@ export class X402PaymentGate {
     // verified gives its reservation back: the same signed payment may be presented again once the payer can pay
     // (or the facilitator is back).
     const kept = this.coreOnlyRoutes.has(route.name) ? undefined : await this.offered(server, context(), route);
-    const verifying = this.unlessUnavailable(() => this.verify(server, kept, context(payload), route, payload), 'verify');
+    const timing: FacilitatorTiming = { verifyMs: 0, settleMs: 0 };
+    const verifyStarted = performance.now();
+    const verifying = this.unlessUnavailable(() => this.verify(server, kept, context(payload), route, payload), 'verify').finally(() => {
+      timing.verifyMs = performance.now() - verifyStarted;
+    });
     const [verification, reservation] = await Promise.allSettled([verifying, this.reserve(payload, route, reference, identifier)]);
     if (reservation.status === 'rejected' && identifier && (reservation.reason instanceof PaymentReplayError || reservation.reason instanceof PaymentIdentifierInUseError)) {
       // Before the verification's outcome: the first payment may have spent what this one would pay with.
@@ -216,7 +220,15 @@ export class X402PaymentGate {
         // The money moved once the facilitator says so: from then on the record is written, beside the receipt core
         // signs (afterSettle). Once written settled, a record is never marked failed.
         let recording: Promise<PaymentReceipt> | undefined;
-        const record = (settled: { transaction: string; payer?: string }) => (recording ??= this.recordSettled(recordId, settled.transaction, settled.payer ?? payerOf(payload) ?? null));
+        const settleStarted = performance.now();
+        // First called by the afterSettle hook, as the facilitator's answer arrives: that ends the settlement's timing.
+        const record = (settled: { transaction: string; payer?: string }) => {
+          if (!recording) {
+            timing.settleMs = performance.now() - settleStarted;
+            recording = this.recordSettled(recordId, settled.transaction, settled.payer ?? payerOf(payload) ?? null);
+          }
+          return recording;
+        };
         const recordFailed = async (reason: string) => void (recording ? await recording : await ledger.recordFailed(recordId, reason));
         this.settling.set(payload, record);
         let settlement;
@@ -246,7 +258,7 @@ export class X402PaymentGate {
         // The official exact facilitator leaves the amount out of its answer: the receipt must still say what was settled.
         // What encodePaymentResponseHeader encodes (extensionResponses are not the buyer's); the exchange encodes it.
         const { headers, requirements: _requirements, extensionResponses: _responses, ...settled } = settlement;
-        exchange.answerSettlement({ ...settled, amount: settled.amount ?? paymentRequirements.amount }, headers);
+        exchange.answerSettlement({ ...settled, amount: settled.amount ?? paymentRequirements.amount }, headers, timing);
         return receipt;
       },
     };

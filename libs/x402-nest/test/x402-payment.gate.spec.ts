@@ -159,6 +159,22 @@ describe('X402PaymentGate (a fake facilitator, an in-memory ledger)', () => {
     expect(settlements).toEqual([`${ROUTE.name}:settled`]);
   });
 
+  it('says in Server-Timing how long the facilitator took to verify and to settle, not counting the ledger\'s writes', async () => {
+    const [accepted] = (await challengeOf(2000)).accepts;
+    const later = <T>(ms: number, value: () => Promise<T>) => new Promise<T>((resolve, reject) => setTimeout(() => value().then(resolve, reject), ms));
+    const [verify, settle, recordSettled] = [facilitator.verify.bind(facilitator), facilitator.settle.bind(facilitator), ledger.recordSettled.bind(ledger)];
+    vi.spyOn(facilitator, 'verify').mockImplementation((...args) => later(40, () => verify(...args)));
+    vi.spyOn(facilitator, 'settle').mockImplementation((...args) => later(60, () => settle(...args)));
+    vi.spyOn(ledger, 'recordSettled').mockImplementation((...args) => later(400, () => recordSettled(...args)));
+    const { sent, collecting } = collectWith(evmPayment(accepted!));
+    await (await collecting).settle();
+    const timing = /^x402-verify;dur=(\d+\.\d{2}), x402-settle;dur=(\d+\.\d{2})$/.exec(sent['server-timing'] ?? '');
+    expect(timing, sent['server-timing']).not.toBeNull();
+    expect(Number(timing![1])).toBeGreaterThanOrEqual(35);
+    expect(Number(timing![2])).toBeGreaterThanOrEqual(55);
+    expect(Number(timing![2])).toBeLessThan(400);
+  });
+
   it('verifies a payment against the kept challenge, asking the facilitator before the ledger write, with no challenge rebuilt', async () => {
     const challenge = await challengeOf(2000);
     const verifiedWhenRecorded: number[] = [];

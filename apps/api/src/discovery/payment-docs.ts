@@ -51,6 +51,10 @@ export function addPaymentDocs(document: OpenAPIObject, resources: PaidResource[
         response.headers = {
           ...response.headers,
           'PAYMENT-RESPONSE': { description: 'Settlement receipt, base64-encoded JSON (transaction, network, payer).', schema: { type: 'string' } },
+          'Server-Timing': {
+            description: 'How long the facilitator took with this payment, in milliseconds: `x402-verify;dur=…, x402-settle;dur=…`. Absent when an earlier settlement is answered again.',
+            schema: { type: 'string' },
+          },
         };
       }
     }

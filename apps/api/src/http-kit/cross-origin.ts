@@ -6,9 +6,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * here, a browser refuses every paid retry. MCP clients send Mcp-Protocol-Version to /mcp after initialising.
  */
 const ALLOWED_REQUEST_HEADERS = ['Content-Type', 'Api-Key', 'PAYMENT-SIGNATURE', 'X-PAYMENT', 'Access-Control-Expose-Headers', 'Idempotency-Key', 'X-Request-Id', 'Mcp-Protocol-Version'].join(', ');
-/** What a page's script may read of an answer: the challenge, the receipt, the waits and the limits. */
+/** What a page's script may read of an answer: the challenge, the receipt, the facilitator's timing, the waits and the limits. */
 const EXPOSED_RESPONSE_HEADERS = [
-  'PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'Retry-After', 'X-Request-Id', 'Content-Disposition',
+  'PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'Server-Timing', 'Retry-After', 'X-Request-Id', 'Content-Disposition',
   'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset',
 ].join(', ');
 const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';

@@ -1126,6 +1126,8 @@ export interface operations {
                 headers: {
                     /** @description Settlement receipt, base64-encoded JSON (transaction, network, payer). */
                     "PAYMENT-RESPONSE"?: string;
+                    /** @description How long the facilitator took with this payment, in milliseconds: `x402-verify;dur=…, x402-settle;dur=…`. Absent when an earlier settlement is answered again. */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1240,6 +1242,8 @@ export interface operations {
                     "Retry-After"?: number;
                     /** @description Settlement receipt, base64-encoded JSON (transaction, network, payer). */
                     "PAYMENT-RESPONSE"?: string;
+                    /** @description How long the facilitator took with this payment, in milliseconds: `x402-verify;dur=…, x402-settle;dur=…`. Absent when an earlier settlement is answered again. */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1435,6 +1439,8 @@ export interface operations {
                 headers: {
                     /** @description Settlement receipt, base64-encoded JSON (transaction, network, payer). */
                     "PAYMENT-RESPONSE"?: string;
+                    /** @description How long the facilitator took with this payment, in milliseconds: `x402-verify;dur=…, x402-settle;dur=…`. Absent when an earlier settlement is answered again. */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
