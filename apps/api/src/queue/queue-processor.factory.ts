@@ -29,6 +29,12 @@ export function createQueueProcessor(queue: QueueName, concurrency: number): Typ
     private readonly logger = new Logger(`${queue}QueueProcessor`);
     private readonly warnedAt = new Map<string, number>();
     private readonly running = new RunningCount();
+    /**
+     * Set when the shutdown begins. A paused BullMQ worker still processes a job that its blocking fetch returns after
+     * the pause (its main loop drains what it fetched), possibly after the running jobs were waited for: run then, the
+     * job would race the shutdown (a webhook posted, its answer never recorded, posted again by the next worker).
+     */
+    private closing = false;
 
     constructor(
       private readonly registry: JobHandlerRegistry,
@@ -44,6 +50,7 @@ export function createQueueProcessor(queue: QueueName, concurrency: number): Typ
      * its end), holding the whole shutdown. A job still running after that is taken over once its lock lapses.
      */
     async onModuleDestroy(): Promise<void> {
+      this.closing = true;
       await this.worker.pause(true);
       if (this.running.size > 0) this.logger.log(`shutdown: waiting for ${this.running.size} running job(s)`);
       await Promise.race([this.running.idle(), sleep(Math.max(1000, this.config.shutdownTimeoutMs - SHUTDOWN_RESERVE_MS), undefined, { ref: false })]);
@@ -52,20 +59,26 @@ export function createQueueProcessor(queue: QueueName, concurrency: number): Typ
 
     /** Hands a job of this deployment to its `@OnJob` handler; leaves any other job alone, and says so. */
     async process(job: Job<Partial<JobEnvelope>>, token?: string): Promise<unknown> {
+      // Handed back as it is (not an attempt), for another worker to take at once.
+      if (this.closing) return this.handBack(job, token, 0);
       const owner = job.data?.deploymentId;
       if (owner !== this.deployment.id) {
         this.warnForeign(job, owner);
-        await job.moveToDelayed(Date.now() + FOREIGN_JOB_DELAY_MS, token);
-        throw new DelayedError();
+        return this.handBack(job, token, FOREIGN_JOB_DELAY_MS);
       }
       try {
         return await this.running.run(() => this.registry.run(job.name as JobName, job.data.payload as JobEnvelope['payload'], { jobId: job.id ?? '', attempt: job.attemptsMade + 1, enqueuedAt: job.timestamp }));
       } catch (error) {
         if (!(error instanceof RetryLaterError)) throw error;
         this.logger.debug(`job ${job.id} waits ${error.delayMs} ms: ${error.message}`);
-        await job.moveToDelayed(Date.now() + error.delayMs, token);
-        throw new DelayedError();
+        return this.handBack(job, token, error.delayMs);
       }
+    }
+
+    /** Puts the job back in the queue to run in `delayMs`, without counting an attempt. */
+    private async handBack(job: Job, token: string | undefined, delayMs: number): Promise<never> {
+      await job.moveToDelayed(Date.now() + delayMs, token);
+      throw new DelayedError();
     }
 
     private warnForeign(job: Job, owner: string | undefined): void {
