@@ -1,10 +1,10 @@
 import { ConversionError } from './conversion-error.js';
 import type { EngineAvailability } from './engine-runtime.js';
+import { CHECK_PATIENCE_MS } from './sandbox/check-patience.js';
 import type { SandboxedProcessRunner, SandboxedResult } from './sandboxed-process.runner.js';
 
 /** `nice` exits 127 when the engine binary is not there. */
 export const COMMAND_NOT_FOUND = 127;
-const PROBE_TIMEOUT_MS = 15_000;
 
 export interface VersionCheck {
   command: string;
@@ -22,7 +22,7 @@ export async function probeVersions(runner: SandboxedProcessRunner, checks: read
   for (const check of checks) {
     let result: SandboxedResult;
     try {
-      result = await runner.run({ command: check.command, args: check.args, timeoutMs: PROBE_TIMEOUT_MS });
+      result = await runner.run({ command: check.command, args: check.args, timeoutMs: CHECK_PATIENCE_MS });
     } catch (error) {
       return { available: false, problem: `${check.command} did not answer (${(error as Error).message}); ${install}` };
     }

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { LIBREOFFICE_DESCRIPTOR } from './libreoffice.descriptor.js';
+import { CHECK_PATIENCE_MS } from '../../platform/sandbox/check-patience.js';
 import { SandboxedProcessRunner } from '../../platform/sandboxed-process.runner.js';
 
 /** Where Debian puts the soffice launcher (the one on PATH is a symlink to it). */
@@ -17,7 +18,6 @@ export interface LibreOfficeInstallation {
 
 export type InstallationCheck = { ok: true; installation: LibreOfficeInstallation } | { ok: false; problem: string };
 
-const CHECK_TIMEOUT_MS = 20_000;
 const INSTALL_HINT = `apt-get install ${LIBREOFFICE_DESCRIPTOR.debianPackages.join(' ')}`;
 
 const executable = (path: string) => access(path, constants.X_OK).then(() => true, () => false);
@@ -38,11 +38,11 @@ export async function checkInstallation(options: { soffice?: string; python?: st
   if (!soffice) return { ok: false, problem: `LibreOffice (soffice) is not installed (${INSTALL_HINT})` };
   const python = options.python ?? DEBIAN_PYTHON;
   // HOME is the runner's throw-away directory, so nothing is written to a real profile.
-  const version = await runner.run({ command: soffice, args: ['--version'], timeoutMs: CHECK_TIMEOUT_MS }).catch(() => undefined);
+  const version = await runner.run({ command: soffice, args: ['--version'], timeoutMs: CHECK_PATIENCE_MS }).catch(() => undefined);
   if (!version || version.exitCode !== 0 || !/LibreOffice/.test(version.stdout)) {
     return { ok: false, problem: `LibreOffice (${soffice}) does not run: ${version?.stderrTail.trim().slice(-200) || 'no version'} (${INSTALL_HINT})` };
   }
-  const uno = await runner.run({ command: python, args: ['-I', '-c', 'import uno; print("uno ok")'], timeoutMs: CHECK_TIMEOUT_MS }).catch(() => undefined);
+  const uno = await runner.run({ command: python, args: ['-I', '-c', 'import uno; print("uno ok")'], timeoutMs: CHECK_PATIENCE_MS }).catch(() => undefined);
   if (!uno || uno.exitCode !== 0 || !uno.stdout.includes('uno ok')) {
     return { ok: false, problem: `Python UNO is missing: ${python} cannot import uno (${INSTALL_HINT})` };
   }

@@ -5,6 +5,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertAbsolute, machineTempDir } from './absolute-path.js';
 import { bubblewrapArguments, type SandboxIdentity } from './bubblewrap-arguments.js';
+import { CHECK_PATIENCE_MS } from './check-patience.js';
 import type { ProcessLimits } from './process-limits.js';
 import { ownedDirectory, sweepOrphanDirectories } from './owned-directories.js';
 import { readSandboxLayout, type SandboxLayout } from './sandbox-layout.js';
@@ -85,7 +86,6 @@ export interface PreparedCommand {
   release(): void;
 }
 
-const PROBE_TIMEOUT_MS = 15_000;
 const TRIAL_PREFIX = 'fileshift-sandbox-trial-';
 /** The sandbox's /etc/passwd and /etc/group (shipped beside this module; the build copies them). */
 const SANDBOX_PASSWD = fileURLToPath(new URL('./etc/passwd', import.meta.url));
@@ -249,7 +249,7 @@ export class EngineSandbox {
         let stderr = '';
         child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
         child.stdout!.resume();
-        const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
+        const timer = setTimeout(() => child.kill('SIGKILL'), CHECK_PATIENCE_MS);
         const [exitCode, { childPid }] = await Promise.all([
           new Promise<number | null>((resolve) => {
             child.once('error', (error) => {
