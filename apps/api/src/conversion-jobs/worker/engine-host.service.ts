@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
-import { createEngineRuntimes, EngineSandbox, type EngineRuntime, probeEngines } from '@fileshift/converters/worker';
+import { createEngineRuntimes, EngineRoster, EngineSandbox, type EngineRuntime } from '@fileshift/converters/worker';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/app-config.token.js';
 import { ServiceMetrics } from '../../metrics/service-metrics.js';
@@ -12,26 +12,31 @@ import { RunningCount } from '../../queue/running-count.js';
 
 const PUBLISH_EVERY_MS = 10_000;
 const PUBLISH_TIMEOUT_MS = 3000;
+/** How often the engines missing here are probed again. */
+const REPROBE_EVERY_MS = 60_000;
 
 /**
  * The engines of a worker process: their sandbox decided once at start (ENGINE_SANDBOX; `required`, the default,
- * refuses to start where it cannot hold), probed once, warm pools started in the background (a conversion asked for
+ * refuses to start where it cannot hold), probed at start, warm pools started in the background (a conversion asked for
  * meanwhile waits for them, nothing else does), their capabilities published for the API and renewed every 10 s,
- * stopped with the process. What is missing is logged once, with the Debian packages that would add it.
+ * stopped with the process. What is missing is logged once, with the Debian packages that would add it, and probed
+ * again every minute: an engine found later (a stalled start, a package installed since) is served from then on.
  */
 @Injectable()
 export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger(EngineHost.name);
   private readonly workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private runtimes: EngineRuntime[] = [];
-  private available = new Map<string, EngineRuntime>();
-  private versions: Record<string, string | undefined> = {};
+  private roster = new EngineRoster([]);
   private sandbox?: WorkerSandbox;
   private warm = false;
   private readonly conversions = new RunningCount();
   private markProbed!: () => void;
   private readonly probing = new Promise<void>((resolve) => (this.markProbed = resolve));
   private timer?: NodeJS.Timeout;
+  private reprobeTimer?: NodeJS.Timeout;
+  private reprobing = false;
+  private stopping = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -66,30 +71,60 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
         onInstanceReplaced: (reason) => this.metrics.poolInstanceReplaced('libreoffice', reason),
       },
     });
-    const probed = await probeEngines(this.runtimes);
-    this.available = probed.available;
-    this.versions = probed.versions;
-    for (const missing of probed.missing) {
-      const hint = missing.debianPackages.length > 0 ? `; to add it: apt-get install ${missing.debianPackages.join(' ')}` : '';
-      this.logger.warn(`engine ${missing.id} is not available here (${missing.problem})${hint}`);
+    this.roster = new EngineRoster(this.runtimes);
+    const { found, missing } = await this.roster.probeMissing();
+    for (const engine of missing) {
+      const hint = engine.debianPackages.length > 0 ? `; to add it: apt-get install ${engine.debianPackages.join(' ')}` : '';
+      this.logger.warn(`engine ${engine.id} is not available here (${engine.problem}; probed again every ${REPROBE_EVERY_MS / 1000} s)${hint}`);
     }
     this.markProbed();
-    this.logger.log(`engines: ${[...this.available.keys()].map((id) => `${id}${this.versions[id] ? ` (${this.versions[id]})` : ''}`).join(', ') || 'none'}`);
-    // Warm pools of the engine classes this worker serves start in the background; nothing waits for them. Once they
-    // have, the worker says so at once (a benchmark, an operator waits for that; the API lists pairs before it).
-    const starting = [...this.available.values()]
-      .filter((runtime) => this.config.workers.queues.includes(runtime.descriptor.engineClass))
-      .map((runtime) => runtime.start?.().catch((error: unknown) => this.logger.error(`engine ${runtime.descriptor.id} failed to start: ${(error as Error).message}`)));
-    void Promise.all(starting).then(() => {
+    this.logger.log(`engines: ${found.map((runtime) => this.named(runtime)).join(', ') || 'none'}`);
+    // Once the warm pools have started, the worker says so at once (a benchmark, an operator waits for that; the API
+    // lists pairs before it).
+    void this.startServed(found).then(() => {
       this.warm = true;
       return this.publish();
     });
     await this.publish();
     this.timer = setInterval(() => void this.publish(), PUBLISH_EVERY_MS).unref();
+    if (missing.length > 0) this.reprobeTimer = setInterval(() => void this.reprobe().catch((error: unknown) => this.logger.warn(`engines not probed again: ${(error as Error).message}`)), REPROBE_EVERY_MS).unref();
+  }
+
+  /** Probes the engines missing here again; those found are served (and published) from now on. */
+  private async reprobe(): Promise<void> {
+    if (this.reprobing) return;
+    this.reprobing = true;
+    try {
+      const { found, missing } = await this.roster.probeMissing();
+      if (missing.length === 0) clearInterval(this.reprobeTimer);
+      // Found while the worker stops: its engines are being stopped, none is started again.
+      if (found.length === 0 || this.stopping) return;
+      this.logger.log(`engines found since start-up: ${found.map((runtime) => this.named(runtime)).join(', ')}`);
+      void this.startServed(found);
+      await this.publish();
+    } finally {
+      this.reprobing = false;
+    }
+  }
+
+  /** Starts the warm pools of those engines whose class this worker serves, in the background; never rejects. */
+  private async startServed(runtimes: readonly EngineRuntime[]): Promise<void> {
+    await Promise.all(
+      runtimes
+        .filter((runtime) => this.config.workers.queues.includes(runtime.descriptor.engineClass))
+        .map((runtime) => runtime.start?.().catch((error: unknown) => this.logger.error(`engine ${runtime.descriptor.id} failed to start: ${(error as Error).message}`))),
+    );
+  }
+
+  private named(runtime: EngineRuntime): string {
+    const version = this.roster.versions[runtime.descriptor.id];
+    return `${runtime.descriptor.id}${version ? ` (${version})` : ''}`;
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
+    clearInterval(this.reprobeTimer);
     await within(this.board.withdraw(this.workerId), PUBLISH_TIMEOUT_MS, 'Redis').catch(() => undefined);
   }
 
@@ -114,7 +149,7 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
 
   /** The version of an engine here, as its probe read it (null: not known). */
   versionOf(engine: string): string | null {
-    return this.versions[engine] ?? null;
+    return this.roster.versions[engine] ?? null;
   }
 
   /** Settles once the engines here are known (probed at start-up); never rejects (a failed start ends the process). */
@@ -124,7 +159,7 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
 
   /** The runtimes of the engines present here, by engine id. */
   runtimesById(): ReadonlyMap<string, EngineRuntime> {
-    return this.available;
+    return this.roster.available;
   }
 
   private async publish(): Promise<void> {
@@ -132,8 +167,8 @@ export class EngineHost implements OnApplicationBootstrap, OnModuleDestroy, OnAp
       workerId: this.workerId,
       host: hostname(),
       pid: process.pid,
-      engines: [...this.available.keys()],
-      versions: this.versions,
+      engines: [...this.roster.available.keys()],
+      versions: this.roster.versions,
       queues: this.config.workers.queues,
       sandbox: this.sandbox,
       warm: this.warm,
