@@ -1,6 +1,6 @@
 // What a worker imports: its engines' runtimes (made and probed), the engine sandbox and its runner, the plan runner.
 export { createEngineRuntimes, type EngineRuntimeOptions, probeEngines, type ProbedEngines } from './engines/worker-engines.js';
-export { EngineRoster, type ProbeRound } from './engines/engine-roster.js';
+export { EngineRoster } from './engines/engine-roster.js';
 export { type EngineAvailability, type EngineRuntime, type JoinRequest, type StepContext, type StepOutcome, type StepRequest } from './platform/engine-runtime.js';
 export { type JoinMemberFile, type JoinResult, type JoinRun, runJoin } from './platform/join-runner.js';
 export { videoOutputArgs } from './engines/ffmpeg/ffmpeg-video.runtime.js';
